@@ -1,0 +1,74 @@
+//! Per-file conversion errors. Each variant names a reason a user can act on; the
+//! indexer records `reason()` in the manifest and groups failures by it.
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum ConvertError {
+    #[error("empty file")]
+    Empty,
+    #[error("encrypted {format}: {detail}")]
+    Encrypted {
+        format: &'static str,
+        detail: String,
+    },
+    #[error("corrupt {format}: {detail}")]
+    Corrupt {
+        format: &'static str,
+        detail: String,
+    },
+    #[error("unsupported {format}: {detail}")]
+    Unsupported {
+        format: &'static str,
+        detail: String,
+    },
+    #[error("file too large: {size} bytes (limit {limit})")]
+    TooLarge { size: u64, limit: u64 },
+    #[error("converter crashed on {format}: {detail}")]
+    Panic {
+        format: &'static str,
+        detail: String,
+    },
+    #[error("conversion of {format} timed out after {seconds} s")]
+    Timeout { format: &'static str, seconds: u64 },
+    #[error("read error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl ConvertError {
+    /// Shorthand for the most common error: the bytes are not a valid `format` file.
+    pub fn corrupt(format: &'static str, detail: impl std::fmt::Display) -> ConvertError {
+        ConvertError::Corrupt {
+            format,
+            detail: detail.to_string(),
+        }
+    }
+
+    pub fn unsupported(format: &'static str, detail: impl std::fmt::Display) -> ConvertError {
+        ConvertError::Unsupported {
+            format,
+            detail: detail.to_string(),
+        }
+    }
+
+    pub fn encrypted(format: &'static str, detail: impl std::fmt::Display) -> ConvertError {
+        ConvertError::Encrypted {
+            format,
+            detail: detail.to_string(),
+        }
+    }
+
+    /// A stable, short category for grouping failures in summaries.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            ConvertError::Empty => "empty",
+            ConvertError::Encrypted { .. } => "encrypted",
+            ConvertError::Corrupt { .. } => "corrupt",
+            ConvertError::Unsupported { .. } => "unsupported",
+            ConvertError::TooLarge { .. } => "too_large",
+            ConvertError::Panic { .. } => "crash",
+            ConvertError::Timeout { .. } => "timeout",
+            ConvertError::Io(_) => "io",
+        }
+    }
+}

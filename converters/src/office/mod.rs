@@ -1,0 +1,4 @@
+//! Office Open XML and OpenDocument formats.
+pub mod docx;
+pub mod odt;
+pub mod pptx;

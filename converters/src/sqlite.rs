@@ -1,0 +1,5 @@
+//! sqlite (being written).
+use crate::{Conversion, ConvertError, Input};
+pub fn convert(_input: &Input) -> Result<Conversion, ConvertError> {
+    Err(ConvertError::unsupported("sqlite", "not implemented yet"))
+}

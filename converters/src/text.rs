@@ -1,0 +1,454 @@
+//! Plain-text-like files (txt, md, log, json, code, html, ipynb) and the span chunker
+//! that other converters reuse for long flowing text.
+//!
+//! Spans are line-aligned (so every unit has an exact `line_start..line_end`), sized by an
+//! approximate token count (~1.3 tokens per whitespace-separated word, the ratio of
+//! WordPiece on English prose), and overlap by a few trailing lines. A single line longer
+//! than the budget (minified JSON, a paragraph without breaks) is split at sentence ends,
+//! or at word boundaries when it has none.
+
+use crate::{Conversion, ConvertError, Input, Locator, Unit, UnitKind};
+
+/// Chunking budget in approximate tokens.
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkOptions {
+    /// A span closes once it reaches this many tokens…
+    pub target_tokens: usize,
+    /// …and never grows beyond this many.
+    pub max_tokens: usize,
+    /// Trailing context (in tokens) repeated at the start of the next span.
+    pub overlap_tokens: usize,
+}
+
+impl Default for ChunkOptions {
+    fn default() -> Self {
+        ChunkOptions {
+            target_tokens: 320,
+            max_tokens: 480,
+            overlap_tokens: 40,
+        }
+    }
+}
+
+/// One chunk of a text, with 1-based inclusive line numbers and 0-based char offsets
+/// (in `char`s, end exclusive).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Span {
+    pub text: String,
+    pub line_start: u64,
+    pub line_end: u64,
+    pub char_start: u64,
+    pub char_end: u64,
+}
+
+/// Approximate token count of a text (WordPiece-like: ~1.3 per word, long words more).
+pub fn approx_tokens(text: &str) -> usize {
+    text.split_whitespace()
+        .map(|w| 1 + w.chars().count() / 6)
+        .sum()
+}
+
+/// Decodes bytes as text: UTF-8 (BOM stripped), UTF-16 with a BOM, else Latin-1.
+pub fn decode_text(bytes: &[u8]) -> String {
+    if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        return String::from_utf8_lossy(rest).into_owned();
+    }
+    if bytes.len() >= 2 && (bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF")) {
+        let little = bytes[0] == 0xFF;
+        let units: Vec<u16> = bytes[2..]
+            .chunks_exact(2)
+            .map(|c| {
+                if little {
+                    u16::from_le_bytes([c[0], c[1]])
+                } else {
+                    u16::from_be_bytes([c[0], c[1]])
+                }
+            })
+            .collect();
+        return String::from_utf16_lossy(&units);
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(e) if e.valid_up_to() + 4 >= bytes.len() => String::from_utf8_lossy(bytes).into_owned(),
+        Err(_) => bytes.iter().map(|&b| b as char).collect(),
+    }
+}
+
+struct Line<'t> {
+    text: &'t str,
+    number: u64,
+    char_start: u64,
+    tokens: usize,
+}
+
+/// Splits a text into line-aligned spans of roughly `options.target_tokens` tokens.
+/// Blank-only texts give no spans.
+pub fn chunk_text(text: &str, options: ChunkOptions) -> Vec<Span> {
+    let mut lines = Vec::new();
+    let mut char_pos = 0u64;
+    for (index, raw) in text.split('\n').enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let number = index as u64 + 1;
+        let line_chars = raw.chars().count() as u64;
+        let tokens = approx_tokens(line);
+        if tokens > options.max_tokens {
+            let mut offset = char_pos;
+            for piece in split_long_line(line, options.target_tokens) {
+                let piece_chars = piece.chars().count() as u64;
+                lines.push(Line {
+                    text: piece,
+                    number,
+                    char_start: offset,
+                    tokens: approx_tokens(piece),
+                });
+                offset += piece_chars;
+            }
+        } else {
+            lines.push(Line {
+                text: line,
+                number,
+                char_start: char_pos,
+                tokens,
+            });
+        }
+        char_pos += line_chars + 1;
+    }
+
+    let mut spans = Vec::new();
+    let mut start = 0usize;
+    while start < lines.len() {
+        // Skip leading blank lines.
+        while start < lines.len() && lines[start].tokens == 0 {
+            start += 1;
+        }
+        if start >= lines.len() {
+            break;
+        }
+        let mut end = start;
+        let mut tokens = 0usize;
+        while end < lines.len() {
+            let next = lines[end].tokens;
+            if tokens > 0 && tokens + next > options.max_tokens {
+                break;
+            }
+            tokens += next;
+            end += 1;
+            if tokens >= options.target_tokens {
+                // Prefer to stop at a paragraph break shortly after the target.
+                break;
+            }
+        }
+        let chunk = &lines[start..end];
+        let last = &chunk[chunk.len() - 1];
+        let text = chunk.iter().map(|l| l.text).collect::<Vec<_>>().join("\n");
+        spans.push(Span {
+            text: text.trim_end().to_string(),
+            line_start: chunk[0].number,
+            line_end: last.number,
+            char_start: chunk[0].char_start,
+            char_end: last.char_start + last.text.chars().count() as u64,
+        });
+        if end >= lines.len() {
+            break;
+        }
+        // Overlap: step back over trailing lines worth at most `overlap_tokens`, but
+        // always make progress.
+        let mut back = end;
+        let mut overlap = 0usize;
+        while back > start + 1 && overlap + lines[back - 1].tokens <= options.overlap_tokens {
+            overlap += lines[back - 1].tokens;
+            back -= 1;
+        }
+        start = if back > start && back < end {
+            back
+        } else {
+            end
+        };
+    }
+    spans
+}
+
+/// Splits an over-long line at sentence ends (". ", "? ", "! ") into pieces of about
+/// `target` tokens; falls back to word boundaries.
+fn split_long_line(line: &str, target: usize) -> Vec<&str> {
+    let mut pieces = Vec::new();
+    let mut piece_start = 0usize;
+    let mut tokens = 0usize;
+    let mut last_sentence_end: Option<usize> = None;
+    let mut word_start: Option<usize> = None;
+    let bytes = line.as_bytes();
+    for (i, ch) in line.char_indices() {
+        if ch.is_whitespace() {
+            if let Some(ws) = word_start.take() {
+                tokens += 1 + line[ws..i].chars().count() / 6;
+                if i > 0 && matches!(bytes[i - 1], b'.' | b'?' | b'!' | b';') {
+                    last_sentence_end = Some(i + ch.len_utf8());
+                }
+                if tokens >= target {
+                    let cut = last_sentence_end
+                        .filter(|&c| c > piece_start)
+                        .unwrap_or(i + ch.len_utf8());
+                    pieces.push(&line[piece_start..cut]);
+                    piece_start = cut;
+                    tokens = approx_tokens(&line[piece_start..i]);
+                    last_sentence_end = None;
+                }
+            }
+        } else if word_start.is_none() {
+            word_start = Some(i);
+        }
+    }
+    if piece_start < line.len() {
+        pieces.push(&line[piece_start..]);
+    }
+    pieces
+}
+
+/// Turns spans into text units.
+pub fn spans_to_units(spans: Vec<Span>) -> Vec<Unit> {
+    spans
+        .into_iter()
+        .map(|span| {
+            let locator = Locator {
+                line_start: Some(span.line_start),
+                line_end: Some(span.line_end),
+                char_start: Some(span.char_start),
+                char_end: Some(span.char_end),
+                ..Locator::default()
+            };
+            Unit::new(UnitKind::Span, locator, span.text)
+        })
+        .collect()
+}
+
+/// txt, md, log, json, code: line-aligned spans of the decoded text.
+pub fn convert_text(input: &Input) -> Result<Conversion, ConvertError> {
+    let text = decode_text(input.bytes);
+    if text.trim().is_empty() {
+        return Ok(Conversion::default());
+    }
+    let units = spans_to_units(chunk_text(&text, ChunkOptions::default()));
+    Ok(Conversion::from_units(units))
+}
+
+/// HTML: converted to text; line numbers refer to the converted text.
+pub fn convert_html(input: &Input) -> Result<Conversion, ConvertError> {
+    let text = html_to_text(input.bytes);
+    let mut conversion =
+        Conversion::from_units(spans_to_units(chunk_text(&text, ChunkOptions::default())));
+    conversion.meta.title = html_title(&decode_text(input.bytes));
+    Ok(conversion)
+}
+
+/// Renders HTML as plain text (tables and lists kept readable, links dropped).
+pub fn html_to_text(bytes: &[u8]) -> String {
+    html2text::config::plain()
+        .string_from_read(bytes, 100)
+        .unwrap_or_else(|_| decode_text(bytes))
+}
+
+fn html_title(html: &str) -> Option<String> {
+    let lower = html.to_ascii_lowercase();
+    let start = lower.find("<title")?;
+    let open_end = start + lower[start..].find('>')? + 1;
+    let close = open_end + lower[open_end..].find("</title")?;
+    let title = html.get(open_end..close)?.trim();
+    (!title.is_empty()).then(|| title.to_string())
+}
+
+/// Jupyter notebooks: one span group per cell (markdown and code, plus text outputs).
+/// Line numbers refer to the raw JSON file, as HippoCamp's locators do: each cell's
+/// `source` lines are found in the raw text in order.
+pub fn convert_notebook(input: &Input) -> Result<Conversion, ConvertError> {
+    let raw = decode_text(input.bytes);
+    let json: serde_json::Value = serde_json::from_str(&raw)
+        .map_err(|e| ConvertError::corrupt("ipynb", format!("invalid JSON: {e}")))?;
+    let cells = json
+        .get("cells")
+        .and_then(|c| c.as_array())
+        .ok_or_else(|| ConvertError::corrupt("ipynb", "no \"cells\" array"))?;
+    let raw_lines: Vec<&str> = raw.lines().collect();
+    let mut search_from = 0usize;
+    let mut units = Vec::new();
+    for (index, cell) in cells.iter().enumerate() {
+        let cell_type = cell
+            .get("cell_type")
+            .and_then(|t| t.as_str())
+            .unwrap_or("code");
+        let source = join_source(cell.get("source"));
+        let mut text = source.clone();
+        if let Some(outputs) = cell.get("outputs").and_then(|o| o.as_array()) {
+            for output in outputs {
+                let out = join_source(output.get("text")).to_string()
+                    + &join_source(output.get("data").and_then(|d| d.get("text/plain")));
+                if !out.trim().is_empty() {
+                    text.push_str("\n[output]\n");
+                    text.push_str(out.trim_end());
+                }
+            }
+        }
+        if text.trim().is_empty() {
+            continue;
+        }
+        // Locate the cell's source in the raw JSON by its first non-blank line.
+        let (line_start, line_end) =
+            locate_cell_lines(&raw_lines, &source, &mut search_from).unwrap_or((0, 0));
+        let mut locator = Locator {
+            part: Some(format!("cell {} ({cell_type})", index + 1)),
+            ..Locator::default()
+        };
+        if line_start > 0 {
+            locator.line_start = Some(line_start);
+            locator.line_end = Some(line_end);
+        }
+        units.push(Unit::new(UnitKind::Span, locator, text));
+    }
+    Ok(Conversion::from_units(units))
+}
+
+fn join_source(value: Option<&serde_json::Value>) -> String {
+    match value {
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(serde_json::Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.as_str())
+            .collect::<Vec<_>>()
+            .concat(),
+        _ => String::new(),
+    }
+}
+
+fn locate_cell_lines(
+    raw_lines: &[&str],
+    source: &str,
+    search_from: &mut usize,
+) -> Option<(u64, u64)> {
+    let source_lines: Vec<&str> = source.lines().filter(|l| !l.trim().is_empty()).collect();
+    let first = json_escape_fragment(source_lines.first()?);
+    let last = json_escape_fragment(source_lines.last()?);
+    let start = (*search_from..raw_lines.len()).find(|&i| raw_lines[i].contains(&first))?;
+    let end = (start..raw_lines.len())
+        .find(|&i| raw_lines[i].contains(&last))
+        .unwrap_or(start);
+    *search_from = end + 1;
+    Some((start as u64 + 1, end as u64 + 1))
+}
+
+fn json_escape_fragment(line: &str) -> String {
+    let quoted = serde_json::to_string(line.trim()).unwrap_or_default();
+    quoted.trim_matches('"').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(target: usize, max: usize, overlap: usize) -> ChunkOptions {
+        ChunkOptions {
+            target_tokens: target,
+            max_tokens: max,
+            overlap_tokens: overlap,
+        }
+    }
+
+    #[test]
+    fn short_text_is_one_span_with_lines() {
+        let spans = chunk_text("alpha beta\ngamma\n\ndelta", ChunkOptions::default());
+        assert_eq!(spans.len(), 1);
+        assert_eq!(spans[0].line_start, 1);
+        assert_eq!(spans[0].line_end, 4);
+        assert_eq!(spans[0].char_start, 0);
+        assert_eq!(spans[0].char_end, 23);
+    }
+
+    #[test]
+    fn long_text_is_split_with_overlap_and_covers_every_line() {
+        let text: String = (1..=200)
+            .map(|i| format!("line number {i} has five words"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let spans = chunk_text(&text, options(60, 80, 12));
+        assert!(spans.len() > 5, "{} spans", spans.len());
+        assert_eq!(spans[0].line_start, 1);
+        assert_eq!(spans.last().unwrap().line_end, 200);
+        for pair in spans.windows(2) {
+            assert!(pair[1].line_start <= pair[0].line_end + 1, "no gap");
+            assert!(pair[1].line_start > pair[0].line_start, "progress");
+            assert!(pair[1].line_start <= pair[0].line_end, "overlap");
+        }
+        for span in &spans {
+            assert!(approx_tokens(&span.text) <= 80);
+        }
+    }
+
+    #[test]
+    fn char_offsets_point_into_the_text() {
+        let text = "first line\nsecond line here\nthird";
+        let spans = chunk_text(text, options(3, 4, 0));
+        let chars: Vec<char> = text.chars().collect();
+        for span in spans {
+            let slice: String = chars[span.char_start as usize..span.char_end as usize]
+                .iter()
+                .collect();
+            assert_eq!(slice, span.text);
+        }
+    }
+
+    #[test]
+    fn very_long_line_is_split_at_sentences() {
+        let line = "This is a sentence with several words in it. ".repeat(100);
+        let spans = chunk_text(&line, options(50, 70, 0));
+        assert!(spans.len() > 5);
+        assert!(spans.iter().all(|s| s.line_start == 1 && s.line_end == 1));
+        assert!(spans[0].text.trim_end().ends_with('.'));
+    }
+
+    #[test]
+    fn decoding_handles_boms_and_latin1() {
+        assert_eq!(decode_text(b"\xEF\xBB\xBFhi"), "hi");
+        assert_eq!(decode_text(b"\xFF\xFEh\0i\0"), "hi");
+        assert_eq!(
+            decode_text(b"caf\xE9 au lait, tr\xE8s bien"),
+            "café au lait, très bien"
+        );
+    }
+
+    #[test]
+    fn notebook_cells_get_raw_json_lines() {
+        let nb = r##"{
+ "cells": [
+  {
+   "cell_type": "markdown",
+   "source": [
+    "# Rainfall\n",
+    "October totals"
+   ]
+  },
+  {
+   "cell_type": "code",
+   "outputs": [{"text": ["42.1 mm\n"]}],
+   "source": [
+    "total = df.sum()\n",
+    "print(total)"
+   ]
+  }
+ ]
+}"##;
+        let input = Input::detect("a.ipynb", nb.as_bytes());
+        let conversion = convert_notebook(&input).unwrap();
+        assert_eq!(conversion.units.len(), 2);
+        assert_eq!(conversion.units[0].locator.line_start, Some(6));
+        assert_eq!(conversion.units[0].locator.line_end, Some(7));
+        assert_eq!(conversion.units[1].locator.line_start, Some(14));
+        assert!(conversion.units[1].text.contains("42.1 mm"));
+        assert!(convert_notebook(&Input::detect("b.ipynb", b"{\"cells\": 3")).is_err());
+    }
+
+    #[test]
+    fn html_becomes_text() {
+        let html = b"<html><head><title>Pantry hours</title></head><body><h1>Hours</h1><p>Open <b>Wednesday</b> 5-8pm</p></body></html>";
+        let conversion = convert_html(&Input::detect("a.html", html)).unwrap();
+        assert_eq!(conversion.meta.title.as_deref(), Some("Pantry hours"));
+        assert!(conversion.units[0].text.contains("Open Wednesday 5-8pm"));
+    }
+}

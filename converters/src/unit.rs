@@ -1,0 +1,331 @@
+//! The atomic unit (AU) data model shared by every converter.
+//!
+//! A converter turns one file into a [`Conversion`]: a list of [`Unit`]s (the smallest
+//! independently verifiable pieces of evidence: a PDF page, a slide, a row group, an
+//! e-mail, a calendar event, a text span, …), file-level [`FileMeta`], and, for
+//! containers such as e-mail, [`ChildFile`]s that the indexer converts in turn.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, FixedOffset};
+use serde::{Deserialize, Serialize};
+
+/// What an atomic unit is. Stored as its lower-case name (`page`, `slide`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitKind {
+    /// A PDF page, or a page-equivalent of a word-processor document.
+    Page,
+    /// A presentation slide (text and speaker notes).
+    Slide,
+    /// A group of spreadsheet / CSV / SQLite rows, header repeated.
+    Rows,
+    /// An e-mail message (headers and body).
+    Message,
+    /// A calendar event.
+    Event,
+    /// A span of a plain-text-like file.
+    Span,
+    /// A whole image (metadata now; OCR text and tags later).
+    Image,
+    /// An audio or video file, or a window of one.
+    Media,
+    /// A metadata-only unit for opaque files.
+    Metadata,
+}
+
+impl UnitKind {
+    pub const ALL: [UnitKind; 9] = [
+        UnitKind::Page,
+        UnitKind::Slide,
+        UnitKind::Rows,
+        UnitKind::Message,
+        UnitKind::Event,
+        UnitKind::Span,
+        UnitKind::Image,
+        UnitKind::Media,
+        UnitKind::Metadata,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnitKind::Page => "page",
+            UnitKind::Slide => "slide",
+            UnitKind::Rows => "rows",
+            UnitKind::Message => "message",
+            UnitKind::Event => "event",
+            UnitKind::Span => "span",
+            UnitKind::Image => "image",
+            UnitKind::Media => "media",
+            UnitKind::Metadata => "metadata",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<UnitKind> {
+        UnitKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+/// The coarse modality of a file, following HippoCamp's labels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Modality {
+    /// Paged office documents: pdf, docx, odt, pptx, xlsx.
+    Document,
+    /// Text-like files: txt, md, code, csv, eml, ics, json, sqlite.
+    Text,
+    Image,
+    Audio,
+    Video,
+    /// Opaque binaries (archives, arrays, model weights).
+    Binary,
+}
+
+impl Modality {
+    pub const ALL: [Modality; 6] = [
+        Modality::Document,
+        Modality::Text,
+        Modality::Image,
+        Modality::Audio,
+        Modality::Video,
+        Modality::Binary,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Modality::Document => "document",
+            Modality::Text => "text",
+            Modality::Image => "image",
+            Modality::Audio => "audio",
+            Modality::Video => "video",
+            Modality::Binary => "binary",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Modality> {
+        Modality::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+}
+
+/// Where a unit sits inside its file. Every field is optional; a converter fills the
+/// ones that make sense for its format (see the table in DESIGN.md).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Locator {
+    /// 1-based physical page (pdf) or page-equivalent (docx, odt).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
+    /// Printed page label (PDF PageLabels), e.g. "iv" or "A-3".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_label: Option<String>,
+    /// 1-based slide number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slide: Option<u32>,
+    /// Sheet name (xlsx) or table name (sqlite).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sheet: Option<String>,
+    /// 1-based first and last row of a row group, counted as in the source: for csv the
+    /// physical line (header = 1), for xlsx the sheet row, for sqlite the rowid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row_start: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row_end: Option<u64>,
+    /// 1-based first and last line of a text span (inclusive).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_start: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_end: Option<u64>,
+    /// Character offsets (0-based, end exclusive) of a text span in the decoded file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub char_start: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub char_end: Option<u64>,
+    /// Time window of an audio/video unit in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub t_start_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub t_end_ms: Option<u64>,
+    /// Part of a multi-part unit: "body", "notes", "headers", a MIME part, a notebook cell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part: Option<String>,
+    /// Calendar event UID.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event_uid: Option<String>,
+}
+
+impl Locator {
+    pub fn page(page: u32) -> Locator {
+        Locator {
+            page: Some(page),
+            ..Locator::default()
+        }
+    }
+
+    pub fn slide(slide: u32) -> Locator {
+        Locator {
+            slide: Some(slide),
+            ..Locator::default()
+        }
+    }
+
+    pub fn rows(sheet: impl Into<String>, row_start: u64, row_end: u64) -> Locator {
+        Locator {
+            sheet: Some(sheet.into()),
+            row_start: Some(row_start),
+            row_end: Some(row_end),
+            ..Locator::default()
+        }
+    }
+
+    pub fn lines(line_start: u64, line_end: u64) -> Locator {
+        Locator {
+            line_start: Some(line_start),
+            line_end: Some(line_end),
+            ..Locator::default()
+        }
+    }
+
+    /// A short human-readable form: `p. 3 (iv)`, `slide 2`, `Sheet1 rows 2-40`, `lines 10-42`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(page) = self.page {
+            match &self.page_label {
+                Some(label) if label != &page.to_string() => {
+                    parts.push(format!("p. {page} ({label})"))
+                }
+                _ => parts.push(format!("p. {page}")),
+            }
+        }
+        if let Some(slide) = self.slide {
+            parts.push(format!("slide {slide}"));
+        }
+        if let Some(sheet) = &self.sheet {
+            parts.push(sheet.clone());
+        }
+        if let (Some(a), Some(b)) = (self.row_start, self.row_end) {
+            parts.push(format!("rows {a}-{b}"));
+        }
+        if let (Some(a), Some(b)) = (self.line_start, self.line_end) {
+            parts.push(format!("lines {a}-{b}"));
+        }
+        if let (Some(a), Some(b)) = (self.t_start_ms, self.t_end_ms) {
+            parts.push(format!("{}-{}", format_ms(a), format_ms(b)));
+        }
+        if let Some(part) = &self.part {
+            parts.push(part.clone());
+        }
+        if let Some(uid) = &self.event_uid {
+            parts.push(format!("event {uid}"));
+        }
+        parts.join(", ")
+    }
+}
+
+fn format_ms(ms: u64) -> String {
+    let secs = ms / 1000;
+    format!(
+        "{:02}:{:02}:{:02}",
+        secs / 3600,
+        (secs / 60) % 60,
+        secs % 60
+    )
+}
+
+/// One atomic unit of evidence.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    pub kind: Option<UnitKind>,
+    pub locator: Locator,
+    /// A short heading: e-mail subject, event summary, slide title, sheet name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// What lexical search sees (and snippets are cut from).
+    pub text: String,
+    /// The best absolute time of this unit (e-mail Date, event start, EXIF time).
+    /// `None` means "use the file's modification time" (the indexer fills it in).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_time: Option<DateTime<FixedOffset>>,
+    /// Format-specific structured fields (from, to, attendees, rrule, weekday, gps, …),
+    /// indexed as searchable text and returned as metadata.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
+    pub fields: BTreeMap<String, String>,
+}
+
+impl Unit {
+    pub fn new(kind: UnitKind, locator: Locator, text: impl Into<String>) -> Unit {
+        Unit {
+            kind: Some(kind),
+            locator,
+            text: text.into(),
+            ..Unit::default()
+        }
+    }
+
+    pub fn with_title(mut self, title: impl Into<String>) -> Unit {
+        let title = title.into();
+        if !title.trim().is_empty() {
+            self.title = Some(title);
+        }
+        self
+    }
+
+    pub fn with_time(mut self, time: Option<DateTime<FixedOffset>>) -> Unit {
+        self.content_time = time;
+        self
+    }
+
+    pub fn with_field(mut self, key: &str, value: impl Into<String>) -> Unit {
+        let value = value.into();
+        if !value.trim().is_empty() {
+            self.fields.insert(key.to_string(), value);
+        }
+        self
+    }
+
+    pub fn kind(&self) -> UnitKind {
+        self.kind.unwrap_or(UnitKind::Metadata)
+    }
+}
+
+/// File-level facts a converter learned (document title, author, EXIF, duration, …).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileMeta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// Creation time stated inside the file (PDF CreationDate, docx dcterms:created,
+    /// EXIF DateTimeOriginal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<DateTime<FixedOffset>>,
+    /// Number of pages / slides / sheets / events, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_count: Option<u32>,
+    /// Everything else, as strings (e.g. `gps`, `camera`, `duration_s`, `shape`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
+    pub extra: BTreeMap<String, String>,
+}
+
+/// A file found inside another one (an e-mail attachment). The indexer converts it as a
+/// file of its own at the virtual path `<parent>#attachment/<name>`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChildFile {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The result of converting one file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Conversion {
+    pub units: Vec<Unit>,
+    pub meta: FileMeta,
+    pub children: Vec<ChildFile>,
+}
+
+impl Conversion {
+    pub fn from_units(units: Vec<Unit>) -> Conversion {
+        Conversion {
+            units,
+            ..Conversion::default()
+        }
+    }
+}

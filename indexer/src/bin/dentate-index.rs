@@ -1,0 +1,140 @@
+//! `dentate-index PROFILE_DIR --index INDEX_DIR [--json]`: index (or update the index
+//! of) a profile folder.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Parser;
+use indexer::{IndexOptions, Progress, RunSummary};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Index a home folder ("profile") into atomic units for Dentate search.
+///
+/// Re-running on the same profile updates the index incrementally: unchanged files are
+/// not read again, changed files are re-converted, deleted files leave the index.
+#[derive(Debug, Parser)]
+#[command(name = "dentate-index", version)]
+struct Cli {
+    /// The profile folder to index.
+    profile: PathBuf,
+    /// Where the index lives (created if missing).
+    #[arg(long, short = 'i')]
+    index: PathBuf,
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+    /// Conversion threads (default: number of cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Give up on a single file after this many seconds.
+    #[arg(long, default_value_t = 120)]
+    file_timeout: u64,
+    /// Commit (make files searchable) at least this often, in seconds.
+    #[arg(long, default_value_t = 10)]
+    commit_interval: u64,
+}
+
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn planned(&self, walked: usize, to_convert: usize) {
+        self.0.set_length(to_convert as u64);
+        self.0.set_message(format!("{walked} files found, {to_convert} to convert"));
+    }
+
+    fn file_done(&self, path: &str) {
+        self.0.inc(1);
+        self.0.set_message(shorten(path, 60));
+    }
+}
+
+fn shorten(path: &str, max: usize) -> String {
+    let count = path.chars().count();
+    if count <= max {
+        return path.to_string();
+    }
+    let tail: String = path.chars().skip(count - (max - 1)).collect();
+    format!("…{tail}")
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("DENTATE_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+
+    let mut options = IndexOptions::new(&cli.profile, &cli.index);
+    if let Some(threads) = cli.threads {
+        options.threads = threads.max(1);
+    }
+    options.file_timeout = Duration::from_secs(cli.file_timeout.max(1));
+    options.commit_interval = Duration::from_secs(cli.commit_interval);
+
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let summary = indexer::run(&options, &Bar(bar.clone())).with_context(|| {
+        format!(
+            "indexing {} into {} failed",
+            cli.profile.display(),
+            cli.index.display()
+        )
+    })?;
+    bar.finish_and_clear();
+
+    if cli.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print_summary(&summary);
+    }
+    Ok(())
+}
+
+fn print_summary(summary: &RunSummary) {
+    println!(
+        "indexed {} files, {} skipped, {} failed; {} units ({:.2} s)",
+        summary.files.indexed,
+        summary.files.skipped,
+        summary.files.failed,
+        summary.units,
+        summary.seconds
+    );
+    println!(
+        "this run: {} converted, {} unchanged, {} touched (same content), {} removed",
+        summary.converted, summary.unchanged, summary.touched, summary.removed
+    );
+    if !summary.units_by_kind.is_empty() {
+        let kinds: Vec<String> = summary
+            .units_by_kind
+            .iter()
+            .map(|(kind, count)| format!("{kind} {count}"))
+            .collect();
+        println!("units by kind: {}", kinds.join(", "));
+    }
+    if !summary.failures.is_empty() {
+        let mut by_category: BTreeMap<&str, Vec<&indexer::Failure>> = BTreeMap::new();
+        for failure in &summary.failures {
+            by_category.entry(&failure.category).or_default().push(failure);
+        }
+        println!("failures:");
+        for (category, failures) in by_category {
+            println!("  {category} ({}):", failures.len());
+            for failure in failures {
+                println!("    {}: {}", failure.path, failure.reason);
+            }
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! The Dentate indexer: walks a profile, converts files into atomic units with the
+//! `converters` crate, and maintains the index folder (tantivy lexical index +
+//! SQLite manifest). The read side ([`store::IndexHandle`]) is what `searchd` opens.
+
+pub mod error;
+pub mod manifest;
+pub mod pipeline;
+pub mod schema;
+pub mod store;
+pub mod walk;
+
+pub use error::IndexError;
+pub use manifest::{FileRecord, FileStatus, Manifest};
+pub use pipeline::{run, Failure, IndexOptions, NoProgress, Progress, RunSummary};
+pub use store::{IndexHandle, IndexLayout, StoredUnit};

@@ -1,0 +1,346 @@
+//! The manifest: one SQLite row per file of the profile (and per attachment), with the
+//! facts incremental indexing needs (size, mtime, content hash, converter version) and
+//! what search needs about files (status, error, type, title, unit count).
+//!
+//! The manifest is the source of truth for "what is indexed". The lexical index is
+//! committed before the manifest rows of a batch, so after a crash a file is either
+//! recorded with its units committed, or not recorded (or recorded with its old hash)
+//! and converted again on the next run; a unit's documents are always deleted by
+//! `file_id` before new ones are added, so a re-run never duplicates them.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row};
+use serde::{Deserialize, Serialize};
+
+use crate::error::IndexError;
+
+/// Status of a file in the manifest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileStatus {
+    Indexed,
+    Skipped,
+    Failed,
+}
+
+impl FileStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileStatus::Indexed => "indexed",
+            FileStatus::Skipped => "skipped",
+            FileStatus::Failed => "failed",
+        }
+    }
+
+    pub fn parse(text: &str) -> FileStatus {
+        match text {
+            "indexed" => FileStatus::Indexed,
+            "skipped" => FileStatus::Skipped,
+            _ => FileStatus::Failed,
+        }
+    }
+}
+
+/// One manifest row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileRecord {
+    /// Path relative to the profile root, `/`-separated; attachments are
+    /// `<parent>#attachment/<name>`.
+    pub path: String,
+    pub file_id: String,
+    /// The containing file, for attachments.
+    pub parent_path: Option<String>,
+    pub size: u64,
+    /// Modification time in nanoseconds since the Unix epoch.
+    pub mtime_ns: i64,
+    /// BLAKE3 of the content (hex), when it was read.
+    pub hash: Option<String>,
+    pub converter_version: u32,
+    pub status: FileStatus,
+    /// Failure / skip category (`corrupt`, `encrypted`, `junk`…).
+    pub reason: Option<String>,
+    /// Full error message.
+    pub error: Option<String>,
+    pub file_type: String,
+    pub modality: String,
+    pub ext: String,
+    pub unit_count: u32,
+    pub units_by_kind: BTreeMap<String, u64>,
+    pub title: Option<String>,
+    pub author: Option<String>,
+    /// RFC 3339 creation time stated inside the file.
+    pub created: Option<String>,
+    /// Converter `FileMeta.extra` and similar facts.
+    pub extra: BTreeMap<String, String>,
+}
+
+impl FileRecord {
+    /// The file name (last path component; for attachments the attachment name).
+    pub fn name(&self) -> &str {
+        let tail = self.path.rsplit('#').next().unwrap_or(&self.path);
+        tail.rsplit('/').next().unwrap_or(tail)
+    }
+}
+
+/// Counts of files by status and units by kind over the whole manifest.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ManifestTotals {
+    pub indexed: u64,
+    pub skipped: u64,
+    pub failed: u64,
+    pub units: u64,
+    pub units_by_kind: BTreeMap<String, u64>,
+    pub files_by_modality: BTreeMap<String, u64>,
+}
+
+/// A connection to the manifest database.
+pub struct Manifest {
+    connection: Connection,
+}
+
+const COLUMNS: &str = "path, file_id, parent_path, size, mtime_ns, hash, converter_version, \
+     status, reason, error, file_type, modality, ext, unit_count, units_by_kind, title, \
+     author, created, extra";
+
+impl Manifest {
+    /// Opens (creating if needed) the manifest for writing.
+    pub fn open(path: &Path) -> Result<Manifest, IndexError> {
+        let connection = Connection::open(path).map_err(|e| IndexError::manifest(path, e))?;
+        connection
+            .execute_batch(
+                "PRAGMA journal_mode = WAL;
+                 PRAGMA synchronous = NORMAL;
+                 PRAGMA busy_timeout = 5000;
+                 CREATE TABLE IF NOT EXISTS files (
+                    path TEXT PRIMARY KEY,
+                    file_id TEXT NOT NULL,
+                    parent_path TEXT,
+                    size INTEGER NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    hash TEXT,
+                    converter_version INTEGER NOT NULL,
+                    status TEXT NOT NULL,
+                    reason TEXT,
+                    error TEXT,
+                    file_type TEXT NOT NULL,
+                    modality TEXT NOT NULL,
+                    ext TEXT NOT NULL,
+                    unit_count INTEGER NOT NULL,
+                    units_by_kind TEXT NOT NULL,
+                    title TEXT,
+                    author TEXT,
+                    created TEXT,
+                    extra TEXT NOT NULL
+                 );
+                 CREATE INDEX IF NOT EXISTS files_parent ON files(parent_path);
+                 CREATE INDEX IF NOT EXISTS files_file_id ON files(file_id);
+                 CREATE TABLE IF NOT EXISTS info (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+            )
+            .map_err(|e| IndexError::manifest(path, e))?;
+        Ok(Manifest { connection })
+    }
+
+    /// Opens an existing manifest without creating it; used by the daemon, which only
+    /// reads.
+    pub fn open_existing(path: &Path) -> Result<Manifest, IndexError> {
+        if !path.exists() {
+            return Err(IndexError::NotAnIndex {
+                path: path.to_path_buf(),
+                detail: "no manifest.sqlite".to_string(),
+            });
+        }
+        let connection = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| IndexError::manifest(path, e))?;
+        connection
+            .execute_batch("PRAGMA busy_timeout = 5000; PRAGMA query_only = 1;")
+            .map_err(|e| IndexError::manifest(path, e))?;
+        Ok(Manifest { connection })
+    }
+
+    pub fn get(&self, path: &str) -> Result<Option<FileRecord>, IndexError> {
+        self.connection
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM files WHERE path = ?1"),
+                params![path],
+                read_record,
+            )
+            .optional()
+            .map_err(IndexError::sql)
+    }
+
+    pub fn get_by_file_id(&self, file_id: &str) -> Result<Option<FileRecord>, IndexError> {
+        self.connection
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM files WHERE file_id = ?1"),
+                params![file_id],
+                read_record,
+            )
+            .optional()
+            .map_err(IndexError::sql)
+    }
+
+    /// Every row, ordered by path.
+    pub fn all(&self) -> Result<Vec<FileRecord>, IndexError> {
+        let mut statement = self
+            .connection
+            .prepare(&format!("SELECT {COLUMNS} FROM files ORDER BY path"))
+            .map_err(IndexError::sql)?;
+        let rows = statement
+            .query_map([], read_record)
+            .map_err(IndexError::sql)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(IndexError::sql)?;
+        Ok(rows)
+    }
+
+    /// Paths of the attachments (direct children) of a file.
+    pub fn children_of(&self, parent_path: &str) -> Result<Vec<String>, IndexError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT path FROM files WHERE parent_path = ?1")
+            .map_err(IndexError::sql)?;
+        let rows = statement
+            .query_map(params![parent_path], |row| row.get::<_, String>(0))
+            .map_err(IndexError::sql)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(IndexError::sql)?;
+        Ok(rows)
+    }
+
+    /// Applies a batch of upserts and deletions in one transaction.
+    pub fn apply(&mut self, upserts: &[FileRecord], deletions: &[String]) -> Result<(), IndexError> {
+        let transaction = self.connection.transaction().map_err(IndexError::sql)?;
+        {
+            let mut delete = transaction
+                .prepare("DELETE FROM files WHERE path = ?1")
+                .map_err(IndexError::sql)?;
+            for path in deletions {
+                delete.execute(params![path]).map_err(IndexError::sql)?;
+            }
+            let mut insert = transaction
+                .prepare(&format!(
+                    "INSERT OR REPLACE INTO files ({COLUMNS}) VALUES \
+                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
+                ))
+                .map_err(IndexError::sql)?;
+            for record in upserts {
+                insert
+                    .execute(params![
+                        record.path,
+                        record.file_id,
+                        record.parent_path,
+                        record.size as i64,
+                        record.mtime_ns,
+                        record.hash,
+                        record.converter_version,
+                        record.status.as_str(),
+                        record.reason,
+                        record.error,
+                        record.file_type,
+                        record.modality,
+                        record.ext,
+                        record.unit_count,
+                        serde_json::to_string(&record.units_by_kind).unwrap_or_default(),
+                        record.title,
+                        record.author,
+                        record.created,
+                        serde_json::to_string(&record.extra).unwrap_or_default(),
+                    ])
+                    .map_err(IndexError::sql)?;
+            }
+        }
+        transaction.commit().map_err(IndexError::sql)
+    }
+
+    /// Updates only the modification time of a row (content unchanged).
+    pub fn touch(&mut self, path: &str, mtime_ns: i64) -> Result<(), IndexError> {
+        self.connection
+            .execute(
+                "UPDATE files SET mtime_ns = ?2 WHERE path = ?1",
+                params![path, mtime_ns],
+            )
+            .map(|_| ())
+            .map_err(IndexError::sql)
+    }
+
+    pub fn set_info(&self, key: &str, value: &str) -> Result<(), IndexError> {
+        self.connection
+            .execute(
+                "INSERT OR REPLACE INTO info (key, value) VALUES (?1, ?2)",
+                params![key, value],
+            )
+            .map(|_| ())
+            .map_err(IndexError::sql)
+    }
+
+    pub fn info(&self, key: &str) -> Result<Option<String>, IndexError> {
+        self.connection
+            .query_row("SELECT value FROM info WHERE key = ?1", params![key], |row| {
+                row.get(0)
+            })
+            .optional()
+            .map_err(IndexError::sql)
+    }
+
+    /// Totals over the whole manifest.
+    pub fn totals(&self) -> Result<ManifestTotals, IndexError> {
+        let mut totals = ManifestTotals::default();
+        let mut statement = self
+            .connection
+            .prepare("SELECT status, modality, unit_count, units_by_kind FROM files")
+            .map_err(IndexError::sql)?;
+        let mut rows = statement.query([]).map_err(IndexError::sql)?;
+        while let Some(row) = rows.next().map_err(IndexError::sql)? {
+            let status: String = row.get(0).map_err(IndexError::sql)?;
+            let modality: String = row.get(1).map_err(IndexError::sql)?;
+            let unit_count: i64 = row.get(2).map_err(IndexError::sql)?;
+            let by_kind: String = row.get(3).map_err(IndexError::sql)?;
+            match FileStatus::parse(&status) {
+                FileStatus::Indexed => {
+                    totals.indexed += 1;
+                    *totals.files_by_modality.entry(modality).or_default() += 1;
+                }
+                FileStatus::Skipped => totals.skipped += 1,
+                FileStatus::Failed => totals.failed += 1,
+            }
+            totals.units += unit_count.max(0) as u64;
+            let by_kind: BTreeMap<String, u64> = serde_json::from_str(&by_kind).unwrap_or_default();
+            for (kind, count) in by_kind {
+                *totals.units_by_kind.entry(kind).or_default() += count;
+            }
+        }
+        Ok(totals)
+    }
+}
+
+fn read_record(row: &Row) -> rusqlite::Result<FileRecord> {
+    let units_by_kind: String = row.get(14)?;
+    let extra: String = row.get(18)?;
+    let status: String = row.get(7)?;
+    Ok(FileRecord {
+        path: row.get(0)?,
+        file_id: row.get(1)?,
+        parent_path: row.get(2)?,
+        size: row.get::<_, i64>(3)?.max(0) as u64,
+        mtime_ns: row.get(4)?,
+        hash: row.get(5)?,
+        converter_version: row.get(6)?,
+        status: FileStatus::parse(&status),
+        reason: row.get(8)?,
+        error: row.get(9)?,
+        file_type: row.get(10)?,
+        modality: row.get(11)?,
+        ext: row.get(12)?,
+        unit_count: row.get(13)?,
+        units_by_kind: serde_json::from_str(&units_by_kind).unwrap_or_default(),
+        title: row.get(15)?,
+        author: row.get(16)?,
+        created: row.get(17)?,
+        extra: serde_json::from_str(&extra).unwrap_or_default(),
+    })
+}

@@ -1,0 +1,714 @@
+//! One indexing run: walk → diff against the manifest → convert changed files in
+//! parallel → write units to tantivy in batches → commit → record the batch in the
+//! manifest.
+//!
+//! Crash safety: the lexical index is committed before the manifest rows that describe
+//! it, and every file's documents are deleted (by `file_id`, a hash of its path) before
+//! its new units are added. A crash at any point therefore leaves an index that opens,
+//! and the next run redoes exactly the files whose manifest rows were not written.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Datelike, FixedOffset, Local, TimeZone, Timelike, Utc};
+use converters::{ChildFile, Conversion, ConvertError, FileType, Input, Unit};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use tantivy::schema::Facet;
+use tantivy::{doc, Index, IndexWriter, TantivyDocument, Term};
+
+use crate::error::IndexError;
+use crate::manifest::{FileRecord, FileStatus, Manifest};
+use crate::schema::{build_schema, register_analyzers, split_path_words, Fields, SCHEMA_VERSION};
+use crate::store::{IndexInfo, IndexLayout, FORMAT_NAME};
+use crate::walk::{walk, WalkedFile};
+
+/// Options of an indexing run.
+#[derive(Debug, Clone)]
+pub struct IndexOptions {
+    pub profile: PathBuf,
+    pub index_dir: PathBuf,
+    /// Conversion threads (default: available parallelism).
+    pub threads: usize,
+    /// Files per conversion batch.
+    pub batch_files: usize,
+    /// Commit at least this often (files are visible to a running daemon after a commit).
+    pub commit_interval: Duration,
+    /// Give up on one file's conversion after this long.
+    pub file_timeout: Duration,
+    /// Memory budget of the tantivy writer.
+    pub writer_memory: usize,
+}
+
+impl IndexOptions {
+    pub fn new(profile: impl Into<PathBuf>, index_dir: impl Into<PathBuf>) -> IndexOptions {
+        IndexOptions {
+            profile: profile.into(),
+            index_dir: index_dir.into(),
+            threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+            batch_files: 32,
+            commit_interval: Duration::from_secs(10),
+            file_timeout: Duration::from_secs(120),
+            writer_memory: 100_000_000,
+        }
+    }
+}
+
+/// Receives progress events (the CLI draws a progress bar from them).
+pub trait Progress: Sync {
+    /// The walk is done: `to_convert` files need conversion.
+    fn planned(&self, _walked: usize, _to_convert: usize) {}
+    /// One file was converted (or failed).
+    fn file_done(&self, _path: &str) {}
+    /// A batch was committed and is now searchable.
+    fn committed(&self, _files_so_far: usize) {}
+}
+
+/// A progress sink that ignores everything.
+pub struct NoProgress;
+impl Progress for NoProgress {}
+
+/// One failed file of the summary.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Failure {
+    pub path: String,
+    /// Short category: corrupt, encrypted, empty, unsupported, too_large, crash,
+    /// timeout, io.
+    pub category: String,
+    /// The full message.
+    pub reason: String,
+}
+
+/// File counts by status over the whole index after the run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct FileCounts {
+    pub indexed: u64,
+    pub skipped: u64,
+    pub failed: u64,
+}
+
+/// What a run did and what the index holds afterwards.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct RunSummary {
+    pub files: FileCounts,
+    pub failures: Vec<Failure>,
+    pub units_by_kind: BTreeMap<String, u64>,
+    pub units: u64,
+    /// Files (incl. attachments) converted in this run.
+    pub converted: u64,
+    /// Files whose size and modification time were unchanged (no work).
+    pub unchanged: u64,
+    /// Files whose mtime changed but whose content hash did not.
+    pub touched: u64,
+    /// Files removed from the index because they left the profile.
+    pub removed: u64,
+    pub seconds: f64,
+}
+
+/// The result of converting one file (and, recursively, its attachments).
+struct Converted {
+    record: FileRecord,
+    units: Vec<Unit>,
+    /// Modification time used for units without a content time.
+    mtime: DateTime<FixedOffset>,
+    /// Converted attachments.
+    children: Vec<Converted>,
+}
+
+/// Runs one indexing pass.
+pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary, IndexError> {
+    let started = Instant::now();
+    let profile = options
+        .profile
+        .canonicalize()
+        .map_err(|source| IndexError::Profile {
+            path: options.profile.clone(),
+            source,
+        })?;
+    if !profile.is_dir() {
+        return Err(IndexError::Profile {
+            path: options.profile.clone(),
+            source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a folder"),
+        });
+    }
+    let layout = IndexLayout::new(&options.index_dir);
+    let (index, fields) = open_or_create(&layout, &profile)?;
+    let mut writer: IndexWriter<TantivyDocument> = index
+        .writer_with_num_threads(options.threads.clamp(1, 4), options.writer_memory)
+        .map_err(|e| match e {
+            tantivy::TantivyError::LockFailure(..) => IndexError::Locked {
+                path: layout.root.clone(),
+            },
+            other => IndexError::Tantivy(other),
+        })?;
+    let mut manifest = Manifest::open(&layout.manifest_path())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads.max(1))
+        .build()
+        .map_err(|e| IndexError::io(&profile, std::io::Error::other(e)))?;
+
+    // 1. Walk and diff.
+    let index_dir = options.index_dir.canonicalize().ok();
+    let walked = walk(&profile, index_dir.as_deref());
+    let known: HashMap<String, FileRecord> = manifest
+        .all()?
+        .into_iter()
+        .map(|r| (r.path.clone(), r))
+        .collect();
+    let mut summary = RunSummary::default();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut to_convert: Vec<&WalkedFile> = Vec::new();
+    let mut issue_records = Vec::new();
+    for file in &walked.files {
+        seen.insert(file.rel_path.clone());
+        match known.get(&file.rel_path) {
+            Some(record)
+                if record.size == file.size
+                    && record.mtime_ns == file.mtime_ns
+                    && record.converter_version == converters::CONVERTER_VERSION =>
+            {
+                summary.unchanged += 1;
+            }
+            _ => to_convert.push(file),
+        }
+    }
+    for issue in &walked.issues {
+        seen.insert(issue.rel_path.clone());
+        let record = issue_record(issue);
+        if known.get(&record.path).map(|r| (&r.status, &r.error)) != Some((&record.status, &record.error)) {
+            issue_records.push(record);
+        }
+    }
+    // Top-level rows that left the profile (attachments go with their parents).
+    let removed: Vec<&FileRecord> = known
+        .values()
+        .filter(|r| r.parent_path.is_none() && !seen.contains(&r.path))
+        .collect();
+    progress.planned(walked.files.len(), to_convert.len());
+
+    // 2. Removals first (cheap), together with walk issues.
+    if !removed.is_empty() || !issue_records.is_empty() {
+        let mut deletions = Vec::new();
+        for record in &removed {
+            for path in subtree(&known, &record.path) {
+                if let Some(r) = known.get(&path) {
+                    writer.delete_term(Term::from_field_text(fields.file_id, &r.file_id));
+                }
+                deletions.push(path);
+            }
+        }
+        for record in &issue_records {
+            for path in subtree(&known, &record.path) {
+                if let Some(r) = known.get(&path) {
+                    writer.delete_term(Term::from_field_text(fields.file_id, &r.file_id));
+                }
+                if path != record.path {
+                    deletions.push(path);
+                }
+            }
+        }
+        writer.commit()?;
+        manifest.apply(&issue_records, &deletions)?;
+        summary.removed = removed.len() as u64;
+    }
+
+    // 3. Convert in batches; commit at intervals.
+    let mut pending: Vec<FileRecord> = Vec::new();
+    let mut pending_deletions: Vec<String> = Vec::new();
+    let mut last_commit = Instant::now();
+    let mut done = 0usize;
+    for batch in to_convert.chunks(options.batch_files.max(1)) {
+        let results: Vec<Converted> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|file| {
+                    let previous = known.get(&file.rel_path);
+                    let converted = convert_file(file, previous, options.file_timeout);
+                    progress.file_done(&file.rel_path);
+                    converted
+                })
+                .collect()
+        });
+        for converted in results {
+            done += 1;
+            let path = converted.record.path.clone();
+            // Content unchanged (only mtime moved): keep units, update the row.
+            if converted.record.status == FileStatus::Indexed
+                && converted.units.is_empty()
+                && converted.record.unit_count > 0
+            {
+                summary.touched += 1;
+                pending.push(converted.record);
+                continue;
+            }
+            // Old documents of this file and of its old attachments go.
+            for old in subtree(&known, &path) {
+                if let Some(r) = known.get(&old) {
+                    writer.delete_term(Term::from_field_text(fields.file_id, &r.file_id));
+                }
+                if old != path {
+                    pending_deletions.push(old);
+                }
+            }
+            write_converted(&writer, &fields, converted, &mut pending, &mut summary)?;
+        }
+        if last_commit.elapsed() >= options.commit_interval {
+            commit(&mut writer, &mut manifest, &mut pending, &mut pending_deletions)?;
+            last_commit = Instant::now();
+            progress.committed(done);
+        }
+    }
+    commit(&mut writer, &mut manifest, &mut pending, &mut pending_deletions)?;
+    progress.committed(done);
+    writer.wait_merging_threads()?;
+    manifest.set_info("last_commit", &Utc::now().to_rfc3339())?;
+
+    // 4. Summary over the whole manifest.
+    let totals = manifest.totals()?;
+    summary.files = FileCounts {
+        indexed: totals.indexed,
+        skipped: totals.skipped,
+        failed: totals.failed,
+    };
+    summary.units = totals.units;
+    summary.units_by_kind = totals.units_by_kind;
+    summary.failures = manifest
+        .all()?
+        .into_iter()
+        .filter(|r| r.status == FileStatus::Failed)
+        .map(|r| Failure {
+            path: r.path,
+            category: r.reason.unwrap_or_default(),
+            reason: r.error.unwrap_or_default(),
+        })
+        .collect();
+    summary.seconds = started.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+fn commit(
+    writer: &mut IndexWriter<TantivyDocument>,
+    manifest: &mut Manifest,
+    pending: &mut Vec<FileRecord>,
+    pending_deletions: &mut Vec<String>,
+) -> Result<(), IndexError> {
+    if pending.is_empty() && pending_deletions.is_empty() {
+        return Ok(());
+    }
+    writer.commit()?;
+    manifest.apply(pending, pending_deletions)?;
+    pending.clear();
+    pending_deletions.clear();
+    Ok(())
+}
+
+/// A path and all the attachments below it, as known to the manifest.
+fn subtree(known: &HashMap<String, FileRecord>, path: &str) -> Vec<String> {
+    let mut out = vec![path.to_string()];
+    let prefix = format!("{path}#");
+    out.extend(
+        known
+            .keys()
+            .filter(|k| k.starts_with(&prefix))
+            .cloned(),
+    );
+    out
+}
+
+fn open_or_create(layout: &IndexLayout, profile: &Path) -> Result<(Index, Fields), IndexError> {
+    std::fs::create_dir_all(&layout.root).map_err(|e| IndexError::io(&layout.root, e))?;
+    let profile_root = profile.to_string_lossy().to_string();
+    let info_path = layout.info_path();
+    let rebuild = if info_path.exists() {
+        let info = layout.read_info()?;
+        if info.profile_root != profile_root {
+            return Err(IndexError::ProfileMismatch {
+                path: layout.root.clone(),
+                indexed_root: info.profile_root,
+                requested_root: profile_root,
+            });
+        }
+        info.schema_version != SCHEMA_VERSION
+    } else {
+        let non_empty = std::fs::read_dir(&layout.root)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(false);
+        if non_empty {
+            return Err(IndexError::NotAnIndex {
+                path: layout.root.clone(),
+                detail: "folder is not empty and has no dentate.json; refusing to write into it".to_string(),
+            });
+        }
+        true
+    };
+    if rebuild {
+        for stale in [layout.lexical_dir(), layout.manifest_path()] {
+            if stale.is_dir() {
+                std::fs::remove_dir_all(&stale).map_err(|e| IndexError::io(&stale, e))?;
+            } else if stale.exists() {
+                std::fs::remove_file(&stale).map_err(|e| IndexError::io(&stale, e))?;
+            }
+        }
+        let info = IndexInfo {
+            format: FORMAT_NAME.to_string(),
+            schema_version: SCHEMA_VERSION,
+            profile_root,
+            created: Utc::now().to_rfc3339(),
+        };
+        let text = serde_json::to_string_pretty(&info).unwrap_or_default();
+        std::fs::write(&info_path, text).map_err(|e| IndexError::io(&info_path, e))?;
+    }
+    let lexical = layout.lexical_dir();
+    std::fs::create_dir_all(&lexical).map_err(|e| IndexError::io(&lexical, e))?;
+    let directory = tantivy::directory::MmapDirectory::open(&lexical)
+        .map_err(|e| IndexError::io(&lexical, std::io::Error::other(e.to_string())))?;
+    let index = Index::open_or_create(directory, build_schema())?;
+    register_analyzers(&index);
+    let fields = Fields::from_schema(&index.schema())?;
+    Ok((index, fields))
+}
+
+/// Stable id of a file: the first 16 hex digits of BLAKE3 over its relative path.
+pub fn file_id_for(path: &str) -> String {
+    blake3::hash(path.as_bytes()).to_hex()[..16].to_string()
+}
+
+fn issue_record(issue: &crate::walk::WalkIssue) -> FileRecord {
+    let ext = converters::extension_of(&issue.rel_path);
+    FileRecord {
+        path: issue.rel_path.clone(),
+        file_id: file_id_for(&issue.rel_path),
+        parent_path: None,
+        size: 0,
+        mtime_ns: 0,
+        hash: None,
+        converter_version: converters::CONVERTER_VERSION,
+        status: if issue.skipped {
+            FileStatus::Skipped
+        } else {
+            FileStatus::Failed
+        },
+        reason: Some(issue.reason.to_string()),
+        error: Some(issue.message.clone()),
+        file_type: String::new(),
+        modality: String::new(),
+        ext,
+        unit_count: 0,
+        units_by_kind: BTreeMap::new(),
+        title: None,
+        author: None,
+        created: None,
+        extra: BTreeMap::new(),
+    }
+}
+
+/// How many bytes of a media/binary file are read for detection and metadata.
+const HEAD_BYTES: u64 = 1024 * 1024;
+
+fn read_file(file: &WalkedFile) -> Result<(FileType, Vec<u8>), std::io::Error> {
+    let mut handle = std::fs::File::open(&file.abs_path)?;
+    let mut head = Vec::with_capacity(converters::detect::SNIFF_LEN);
+    (&mut handle)
+        .take(converters::detect::SNIFF_LEN as u64)
+        .read_to_end(&mut head)?;
+    let file_type = converters::detect(&file.rel_path, &head);
+    let limit = if file_type.needs_full_content() {
+        converters::MAX_CONTENT_BYTES
+    } else {
+        HEAD_BYTES
+    };
+    if file_type.needs_full_content() && file.size > limit {
+        return Ok((file_type, head));
+    }
+    let mut bytes = head;
+    handle.take(limit.saturating_sub(bytes.len() as u64)).read_to_end(&mut bytes)?;
+    Ok((file_type, bytes))
+}
+
+fn mtime_of(mtime_ns: i64) -> DateTime<FixedOffset> {
+    let utc = Utc
+        .timestamp_opt(mtime_ns.div_euclid(1_000_000_000), mtime_ns.rem_euclid(1_000_000_000) as u32)
+        .single()
+        .unwrap_or_default();
+    utc.with_timezone(&Local).fixed_offset()
+}
+
+fn convert_file(file: &WalkedFile, previous: Option<&FileRecord>, timeout: Duration) -> Converted {
+    let mtime = mtime_of(file.mtime_ns);
+    let (file_type, bytes) = match read_file(file) {
+        Ok(read) => read,
+        Err(error) => {
+            let mut record = base_record(&file.rel_path, None, file.size, file.mtime_ns, FileType::Binary, None);
+            fail(&mut record, "io", format!("read error: {error}"));
+            return Converted { record, units: Vec::new(), mtime, children: Vec::new() };
+        }
+    };
+    let hash = content_hash(&bytes, file.size);
+    // mtime moved, content did not: keep what is indexed.
+    if let Some(previous) = previous {
+        if previous.hash.as_deref() == Some(hash.as_str())
+            && previous.converter_version == converters::CONVERTER_VERSION
+            && previous.status == FileStatus::Indexed
+            && previous.unit_count > 0
+        {
+            let mut record = previous.clone();
+            record.mtime_ns = file.mtime_ns;
+            return Converted { record, units: Vec::new(), mtime, children: Vec::new() };
+        }
+    }
+    convert_bytes(&file.rel_path, None, file_type, bytes, file.size, file.mtime_ns, Some(hash), timeout, 0)
+}
+
+/// BLAKE3 of the bytes read (the whole file, or the head of a media file plus its size).
+fn content_hash(bytes: &[u8], size: u64) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(bytes);
+    hasher.update(&size.to_le_bytes());
+    hasher.finalize().to_hex().to_string()
+}
+
+fn base_record(
+    path: &str,
+    parent: Option<&str>,
+    size: u64,
+    mtime_ns: i64,
+    file_type: FileType,
+    hash: Option<String>,
+) -> FileRecord {
+    FileRecord {
+        path: path.to_string(),
+        file_id: file_id_for(path),
+        parent_path: parent.map(str::to_string),
+        size,
+        mtime_ns,
+        hash,
+        converter_version: converters::CONVERTER_VERSION,
+        status: FileStatus::Indexed,
+        reason: None,
+        error: None,
+        file_type: file_type.as_str().to_string(),
+        modality: file_type.modality().as_str().to_string(),
+        ext: converters::extension_of(path.rsplit('#').next().unwrap_or(path)),
+        unit_count: 0,
+        units_by_kind: BTreeMap::new(),
+        title: None,
+        author: None,
+        created: None,
+        extra: BTreeMap::new(),
+    }
+}
+
+fn fail(record: &mut FileRecord, category: &str, message: String) {
+    record.status = FileStatus::Failed;
+    record.reason = Some(category.to_string());
+    record.error = Some(message);
+}
+
+/// Maximum nesting of attachments (mail in mail in mail…).
+const MAX_ATTACHMENT_DEPTH: usize = 3;
+
+#[allow(clippy::too_many_arguments)]
+fn convert_bytes(
+    path: &str,
+    parent: Option<&str>,
+    file_type: FileType,
+    bytes: Vec<u8>,
+    size: u64,
+    mtime_ns: i64,
+    hash: Option<String>,
+    timeout: Duration,
+    depth: usize,
+) -> Converted {
+    let mtime = mtime_of(mtime_ns);
+    let mut record = base_record(path, parent, size, mtime_ns, file_type, hash);
+    let conversion = match convert_with_timeout(path, file_type, bytes, size, timeout) {
+        Ok(conversion) => conversion,
+        Err(error) => {
+            tracing::warn!(path, error = %error, "conversion failed");
+            fail(&mut record, error.reason(), error.to_string());
+            return Converted { record, units: Vec::new(), mtime, children: Vec::new() };
+        }
+    };
+    let Conversion { units, meta, children } = conversion;
+    record.unit_count = units.len() as u32;
+    for unit in &units {
+        *record.units_by_kind.entry(unit.kind().as_str().to_string()).or_default() += 1;
+    }
+    record.title = meta.title.clone();
+    record.author = meta.author.clone();
+    record.created = meta.created.map(|t| t.to_rfc3339());
+    record.extra = meta.extra.clone();
+    if let Some(pages) = meta.page_count {
+        record.extra.insert("page_count".to_string(), pages.to_string());
+    }
+    let children = if depth < MAX_ATTACHMENT_DEPTH {
+        convert_children(path, children, mtime_ns, timeout, depth)
+    } else {
+        Vec::new()
+    };
+    Converted { record, units, mtime, children }
+}
+
+fn convert_children(
+    parent: &str,
+    children: Vec<ChildFile>,
+    mtime_ns: i64,
+    timeout: Duration,
+    depth: usize,
+) -> Vec<Converted> {
+    let mut used = HashSet::new();
+    children
+        .into_iter()
+        .map(|child| {
+            let mut name = child.name.replace(['/', '\\', '#'], "_");
+            if name.is_empty() || name == "." || name == ".." {
+                name = "attachment".to_string();
+            }
+            let mut unique = name.clone();
+            let mut n = 1;
+            while !used.insert(unique.clone()) {
+                n += 1;
+                unique = format!("{n}-{name}");
+            }
+            let path = format!("{parent}#attachment/{unique}");
+            let head = &child.bytes[..child.bytes.len().min(converters::detect::SNIFF_LEN)];
+            let file_type = converters::detect(&unique, head);
+            let size = child.bytes.len() as u64;
+            let hash = Some(content_hash(&child.bytes, size));
+            convert_bytes(&path, Some(parent), file_type, child.bytes, size, mtime_ns, hash, timeout, depth + 1)
+        })
+        .collect()
+}
+
+/// Runs a converter on its own thread and gives up after `timeout` (the thread is left
+/// to finish on its own; its result is dropped).
+fn convert_with_timeout(
+    name: &str,
+    file_type: FileType,
+    bytes: Vec<u8>,
+    size: u64,
+    timeout: Duration,
+) -> Result<Conversion, ConvertError> {
+    let (sender, receiver) = mpsc::channel();
+    let owned_name = name.to_string();
+    let spawned = std::thread::Builder::new()
+        .name("convert".to_string())
+        .stack_size(16 * 1024 * 1024)
+        .spawn(move || {
+            let input = Input {
+                name: &owned_name,
+                bytes: &bytes,
+                size,
+                file_type,
+            };
+            let _ = sender.send(converters::convert(&input));
+        });
+    if let Err(error) = spawned {
+        return Err(ConvertError::Io(error));
+    }
+    match receiver.recv_timeout(timeout) {
+        Ok(result) => result,
+        Err(_) => Err(ConvertError::Timeout {
+            format: file_type.as_str(),
+            seconds: timeout.as_secs(),
+        }),
+    }
+}
+
+fn write_converted(
+    writer: &IndexWriter<TantivyDocument>,
+    fields: &Fields,
+    converted: Converted,
+    pending: &mut Vec<FileRecord>,
+    summary: &mut RunSummary,
+) -> Result<(), IndexError> {
+    let Converted { record, units, mtime, children } = converted;
+    summary.converted += 1;
+    for (ordinal, unit) in units.iter().enumerate() {
+        writer.add_document(unit_document(fields, &record, unit, ordinal as u64, mtime))?;
+    }
+    pending.push(record);
+    for child in children {
+        write_converted(writer, fields, child, pending, summary)?;
+    }
+    Ok(())
+}
+
+const WEEKDAYS: [&str; 7] = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+
+/// Builds the tantivy document of one unit.
+pub fn unit_document(
+    fields: &Fields,
+    record: &FileRecord,
+    unit: &Unit,
+    ordinal: u64,
+    file_mtime: DateTime<FixedOffset>,
+) -> TantivyDocument {
+    let content_time = unit.content_time.unwrap_or(file_mtime);
+    // Attachments: name and folders come from the containing file's path too.
+    let (folder_path, name) = match record.path.rsplit_once('/') {
+        Some((folder, name)) => (folder.split('#').next().unwrap_or(folder), name),
+        None => ("", record.path.as_str()),
+    };
+    let folder_parts: Vec<&str> = folder_path.split('/').filter(|p| !p.is_empty()).collect();
+    let facet = Facet::from_path(folder_parts.iter().copied());
+    let folder_words = folder_parts
+        .iter()
+        .map(|p| split_path_words(p))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut title = unit.title.clone().unwrap_or_default();
+    if let Some(file_title) = &record.title {
+        if !title.contains(file_title.as_str()) {
+            title = format!("{title}\n{file_title}").trim().to_string();
+        }
+    }
+    let meta_text = unit
+        .fields
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "rrule" | "start" | "end" | "taken"))
+        .map(|(_, v)| v.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut document = doc!(
+        fields.unit_id => format!("{}:{ordinal}", record.file_id),
+        fields.file_id => record.file_id.clone(),
+        fields.path => record.path.clone(),
+        fields.folder => facet,
+        fields.name => split_path_words(name),
+        fields.folders => folder_words,
+        fields.text => unit.text.clone(),
+        fields.title => title,
+        fields.meta => meta_text,
+        fields.kind => unit.kind().as_str(),
+        fields.modality => record.modality.clone(),
+        fields.ext => record.ext.clone(),
+        fields.file_type => record.file_type.clone(),
+        fields.content_time => content_time.timestamp(),
+        fields.modified => file_mtime.timestamp(),
+        fields.hour => u64::from(content_time.hour()),
+        fields.ordinal => ordinal,
+        fields.locator => serde_json::to_string(&unit.locator).unwrap_or_default(),
+        fields.fields_json => serde_json::to_string(&unit.fields).unwrap_or_default(),
+        fields.content_time_text => content_time.to_rfc3339(),
+    );
+    let mut weekdays: HashSet<u64> = HashSet::new();
+    weekdays.insert(u64::from(content_time.weekday().num_days_from_monday()));
+    if let Some(listed) = unit.fields.get("weekdays") {
+        for day in listed.split(',') {
+            let day = day.trim().to_ascii_lowercase();
+            if let Some(index) = WEEKDAYS.iter().position(|w| day.starts_with(&w[..3])) {
+                weekdays.insert(index as u64);
+            }
+        }
+    }
+    for day in weekdays {
+        document.add_u64(fields.weekday, day);
+    }
+    document
+}

@@ -1,0 +1,67 @@
+//! `dentate-searchd --index INDEX_DIR [--grpc-addr ADDR] [--http-addr ADDR]`: serve an
+//! index over gRPC and HTTP. Prints `listening grpc=ADDR http=ADDR` once ready.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::Parser;
+use searchd::server::{serve, Bound};
+use searchd::Engine;
+
+/// Serve a Dentate index over gRPC (dentate.v1) and HTTP (HippoCamp-compatible).
+#[derive(Debug, Parser)]
+#[command(name = "dentate-searchd", version)]
+struct Cli {
+    /// Index folder written by dentate-index.
+    #[arg(long, short = 'i')]
+    index: PathBuf,
+    /// gRPC listen address (port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:50051")]
+    grpc_addr: SocketAddr,
+    /// HTTP listen address (port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    http_addr: SocketAddr,
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("DENTATE_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    for addr in [cli.grpc_addr, cli.http_addr] {
+        if !addr.ip().is_loopback() {
+            eprintln!("warning: listening on non-loopback address {addr}; the index is readable by anyone who can reach it");
+        }
+    }
+    let engine = Arc::new(
+        Engine::open(&cli.index)
+            .with_context(|| format!("cannot open index {}", cli.index.display()))?,
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        serve(
+            engine,
+            cli.grpc_addr,
+            cli.http_addr,
+            |bound: Bound| {
+                println!("listening grpc={} http={}", bound.grpc, bound.http);
+                let _ = std::io::stdout().flush();
+            },
+            shutdown,
+        )
+        .await
+    })
+}

@@ -1,0 +1,406 @@
+//! The search service, independent of transport: gRPC and HTTP call these methods and
+//! translate the results.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use globset::GlobBuilder;
+use indexer::manifest::ManifestTotals;
+use indexer::{FileRecord, FileStatus, IndexHandle, Manifest, StoredUnit};
+use serde::Serialize;
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::Query;
+use tantivy::snippet::SnippetGenerator;
+use tantivy::{DocAddress, Order, Searcher, TantivyDocument};
+
+use crate::error::SearchError;
+use crate::query::{filter_query, full_query, lexical_query, LexicalQuery, Mode, SearchParams};
+
+/// One ranked unit.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnitHit {
+    pub unit: StoredUnit,
+    pub score: f32,
+    /// Excerpt with matched terms in `<b></b>` (HTML-escaped).
+    pub snippet: String,
+    /// Per-signal scores (only with `explain`).
+    pub signals: BTreeMap<String, f64>,
+}
+
+/// One ranked file with its best units.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileHit {
+    pub file: FileRecord,
+    pub score: f32,
+    pub units: Vec<UnitHit>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchOutcome {
+    pub files: Vec<FileHit>,
+    pub total_units: u64,
+    pub took_ms: f64,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RetrieveOutcome {
+    pub units: Vec<UnitHit>,
+    pub took_ms: f64,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ListOutcome {
+    pub files: Vec<FileRecord>,
+    pub truncated: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StatsOutcome {
+    pub totals: ManifestTotals,
+    pub profile_root: String,
+    pub index_dir: String,
+    pub last_commit: Option<String>,
+}
+
+/// The search engine over one index.
+pub struct Engine {
+    handle: IndexHandle,
+    manifest: Mutex<Manifest>,
+}
+
+/// Snippet length in characters.
+const SNIPPET_CHARS: usize = 240;
+
+impl Engine {
+    pub fn open(index_dir: &Path) -> Result<Engine, SearchError> {
+        let handle = IndexHandle::open(index_dir)?;
+        let manifest = Mutex::new(handle.manifest()?);
+        Ok(Engine { handle, manifest })
+    }
+
+    pub fn handle(&self) -> &IndexHandle {
+        &self.handle
+    }
+
+    fn with_manifest<T>(
+        &self,
+        f: impl FnOnce(&Manifest) -> Result<T, indexer::IndexError>,
+    ) -> Result<T, SearchError> {
+        let guard = self.manifest.lock().unwrap_or_else(|poison| poison.into_inner());
+        Ok(f(&guard)?)
+    }
+
+    /// Ranked units (flat). The core of both `search` and `retrieve`.
+    fn rank_units(
+        &self,
+        params: &SearchParams,
+        limit: usize,
+    ) -> Result<(Searcher, Vec<(f32, DocAddress)>, Option<LexicalQuery>, u64, Vec<String>), SearchError> {
+        let fields = &self.handle.fields;
+        let lexical = lexical_query(fields, &params.query);
+        let mut notes = Vec::new();
+        if params.mode != Mode::Lexical {
+            notes.push(format!(
+                "mode {:?} requested; dense retrieval is not available yet, answered lexically",
+                params.mode
+            ));
+        }
+        if lexical.is_none() && !params.has_filters() {
+            return Err(SearchError::invalid(
+                "query has no searchable terms (only stop words or punctuation) and no filters",
+            ));
+        }
+        if let Some(lexical) = &lexical {
+            notes.push(format!("terms: {}", lexical.terms.join(" ")));
+        }
+        let filter = filter_query(fields, params);
+        let query = full_query(lexical.as_ref(), filter);
+        let searcher = self.handle.reader.searcher();
+        let (hits, total) = if lexical.is_some() {
+            searcher.search(&query, &(TopDocs::with_limit(limit).order_by_score(), Count))?
+        } else {
+            // Filters only: newest first.
+            notes.push("no query terms: newest units matching the filters".to_string());
+            let (by_time, total) = searcher.search(
+                &query,
+                &(
+                    TopDocs::with_limit(limit).order_by_fast_field::<i64>("content_time", Order::Desc),
+                    Count,
+                ),
+            )?;
+            (by_time.into_iter().map(|(_, a)| (0.0, a)).collect(), total)
+        };
+        Ok((searcher, hits, lexical, total as u64, notes))
+    }
+
+    fn unit_hit(
+        &self,
+        searcher: &Searcher,
+        address: DocAddress,
+        score: f32,
+        lexical: Option<&LexicalQuery>,
+        snippets: Option<&SnippetGenerator>,
+        explain: bool,
+    ) -> Result<UnitHit, SearchError> {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        let unit = StoredUnit::from_doc(&self.handle.fields, &doc);
+        let snippet = snippets
+            .map(|g| g.snippet(&unit.text))
+            .filter(|s| !s.is_empty())
+            .map(|s| s.to_html())
+            .unwrap_or_else(|| html_escape(&truncate_chars(&unit.text, SNIPPET_CHARS)));
+        let mut signals = BTreeMap::new();
+        if explain {
+            if let Some(lexical) = lexical {
+                for (name, query) in &lexical.signals {
+                    let value = query
+                        .explain(searcher, address)
+                        .map(|e| e.value())
+                        .unwrap_or(0.0);
+                    signals.insert(name.to_string(), f64::from(value));
+                }
+            }
+            signals.insert("score".to_string(), f64::from(score));
+        }
+        Ok(UnitHit { unit, score, snippet, signals })
+    }
+
+    fn snippet_generator(
+        &self,
+        searcher: &Searcher,
+        lexical: Option<&LexicalQuery>,
+    ) -> Option<SnippetGenerator> {
+        let lexical = lexical?;
+        let mut generator =
+            SnippetGenerator::create(searcher, &*lexical.combined, self.handle.fields.text).ok()?;
+        generator.set_max_num_chars(SNIPPET_CHARS);
+        Some(generator)
+    }
+
+    /// Grouped search: files ranked by their best units.
+    pub fn search(&self, params: SearchParams) -> Result<SearchOutcome, SearchError> {
+        let started = Instant::now();
+        let params = params.validate()?;
+        let candidates = (params.top_k * params.units_per_file * 5).clamp(100, 5000);
+        let (searcher, hits, lexical, total, mut notes) = self.rank_units(&params, candidates)?;
+        // Group by file, keeping rank order.
+        let mut order: Vec<String> = Vec::new();
+        let mut groups: HashMap<String, Vec<(f32, DocAddress)>> = HashMap::new();
+        for (score, address) in hits {
+            let file_id = self.file_id_of(&searcher, address)?;
+            let group = groups.entry(file_id.clone()).or_default();
+            if group.is_empty() {
+                order.push(file_id);
+            }
+            group.push((score, address));
+        }
+        // File score: best unit, plus a small bonus for further matching units.
+        let mut scored: Vec<(f32, String)> = order
+            .into_iter()
+            .map(|file_id| {
+                let units = &groups[&file_id];
+                let best = units[0].0;
+                let extra = units.iter().skip(1).take(3).map(|(s, _)| s).sum::<f32>();
+                (best + 0.1 * extra, file_id)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        scored.truncate(params.top_k);
+        let snippets = self.snippet_generator(&searcher, lexical.as_ref());
+        let mut files = Vec::with_capacity(scored.len());
+        for (score, file_id) in scored {
+            let Some(file) = self.with_manifest(|m| m.get_by_file_id(&file_id))? else {
+                notes.push(format!("file {file_id} is being re-indexed; skipped"));
+                continue;
+            };
+            let mut units = Vec::new();
+            for &(unit_score, address) in groups[&file_id].iter().take(params.units_per_file) {
+                units.push(self.unit_hit(
+                    &searcher,
+                    address,
+                    unit_score,
+                    lexical.as_ref(),
+                    snippets.as_ref(),
+                    params.explain,
+                )?);
+            }
+            files.push(FileHit { file, score, units });
+        }
+        Ok(SearchOutcome {
+            files,
+            total_units: total,
+            took_ms: started.elapsed().as_secs_f64() * 1000.0,
+            notes: if params.explain { notes } else { Vec::new() },
+        })
+    }
+
+    /// Flat unit list.
+    pub fn retrieve(&self, params: SearchParams) -> Result<RetrieveOutcome, SearchError> {
+        let started = Instant::now();
+        let params = params.validate()?;
+        let (searcher, hits, lexical, _, notes) = self.rank_units(&params, params.top_k)?;
+        let snippets = self.snippet_generator(&searcher, lexical.as_ref());
+        let units = hits
+            .into_iter()
+            .map(|(score, address)| {
+                self.unit_hit(&searcher, address, score, lexical.as_ref(), snippets.as_ref(), params.explain)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(RetrieveOutcome {
+            units,
+            took_ms: started.elapsed().as_secs_f64() * 1000.0,
+            notes: if params.explain { notes } else { Vec::new() },
+        })
+    }
+
+    fn file_id_of(&self, searcher: &Searcher, address: DocAddress) -> Result<String, SearchError> {
+        let segment = searcher.segment_reader(address.segment_ord);
+        let column = segment.fast_fields().str("file_id")?;
+        if let Some(column) = column {
+            let mut ords = column.term_ords(address.doc_id);
+            if let Some(ord) = ords.next() {
+                let mut out = String::new();
+                if column.ord_to_str(ord, &mut out).unwrap_or(false) {
+                    return Ok(out);
+                }
+            }
+        }
+        let doc: TantivyDocument = searcher.doc(address)?;
+        Ok(StoredUnit::from_doc(&self.handle.fields, &doc).file_id)
+    }
+
+    /// Files whose relative path matches a glob (`*` stays within a folder, `**` crosses
+    /// folders; a pattern without `/` also matches file names anywhere).
+    pub fn list_files(
+        &self,
+        pattern: &str,
+        limit: usize,
+        include_failed: bool,
+    ) -> Result<ListOutcome, SearchError> {
+        let pattern = pattern.trim();
+        let matcher = if pattern.is_empty() {
+            None
+        } else {
+            Some(
+                GlobBuilder::new(pattern)
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| SearchError::invalid(format!("bad glob {pattern:?}: {e}")))?
+                    .compile_matcher(),
+            )
+        };
+        let name_only = !pattern.contains('/');
+        let limit = if limit == 0 { 1000 } else { limit.min(100_000) };
+        let all = self.with_manifest(|m| m.all())?;
+        let mut files = Vec::new();
+        let mut truncated = false;
+        for record in all {
+            if !include_failed && record.status != FileStatus::Indexed {
+                continue;
+            }
+            let matches = match &matcher {
+                None => true,
+                Some(m) => m.is_match(&record.path) || (name_only && m.is_match(record.name())),
+            };
+            if matches {
+                if files.len() == limit {
+                    truncated = true;
+                    break;
+                }
+                files.push(record);
+            }
+        }
+        Ok(ListOutcome { files, truncated })
+    }
+
+    /// The manifest record of one file (indexed, failed or skipped).
+    pub fn metadata(&self, path: &str) -> Result<FileRecord, SearchError> {
+        let path = normalize_path(path)?;
+        self.with_manifest(|m| m.get(&path))?
+            .ok_or_else(|| SearchError::NotFound(format!("no file {path:?} in the index")))
+    }
+
+    /// A file's record and all its units in order.
+    pub fn text(&self, path: &str) -> Result<(FileRecord, Vec<StoredUnit>), SearchError> {
+        let record = self.metadata(path)?;
+        let units = self.handle.units_of_file(&record.file_id)?;
+        Ok((record, units))
+    }
+
+    pub fn stats(&self) -> Result<StatsOutcome, SearchError> {
+        let (totals, last_commit) = self.with_manifest(|m| Ok((m.totals()?, m.info("last_commit")?)))?;
+        Ok(StatsOutcome {
+            totals,
+            profile_root: self.handle.info.profile_root.clone(),
+            index_dir: self.handle.layout.root.display().to_string(),
+            last_commit,
+        })
+    }
+}
+
+/// Normalises a client-supplied relative path; rejects absolute paths and `..`.
+pub fn normalize_path(path: &str) -> Result<String, SearchError> {
+    let trimmed = path.trim();
+    if trimmed.is_empty() {
+        return Err(SearchError::invalid("path is empty"));
+    }
+    if trimmed.starts_with('/') || trimmed.starts_with('\\') || trimmed.contains(":\\") {
+        return Err(SearchError::invalid(format!(
+            "path {trimmed:?} must be relative to the profile root"
+        )));
+    }
+    let (file_part, attachment) = match trimmed.split_once('#') {
+        Some((file, rest)) => (file, Some(rest)),
+        None => (trimmed, None),
+    };
+    let mut parts = Vec::new();
+    for part in file_part.split(['/', '\\']) {
+        match part {
+            "" | "." => continue,
+            ".." => {
+                return Err(SearchError::invalid(format!(
+                    "path {trimmed:?} must not contain \"..\""
+                )))
+            }
+            other => parts.push(other),
+        }
+    }
+    let mut normal = parts.join("/");
+    if let Some(rest) = attachment {
+        normal.push('#');
+        normal.push_str(rest);
+    }
+    Ok(normal)
+}
+
+fn truncate_chars(text: &str, max: usize) -> String {
+    let mut out: String = text.chars().take(max).collect();
+    if text.chars().count() > max {
+        out.push('…');
+    }
+    out
+}
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_normalised_and_escapes_rejected() {
+        assert_eq!(normalize_path("a//b/./c.pdf").unwrap(), "a/b/c.pdf");
+        assert_eq!(normalize_path("Mail/x.eml#attachment/r.pdf").unwrap(), "Mail/x.eml#attachment/r.pdf");
+        assert!(normalize_path("../etc/passwd").is_err());
+        assert!(normalize_path("a/../../b").is_err());
+        assert!(normalize_path("/etc/passwd").is_err());
+        assert!(normalize_path("C:\\Windows").is_err());
+        assert!(normalize_path("").is_err());
+    }
+}

@@ -1,0 +1,281 @@
+//! The HTTP JSON gateway, compatible with HippoCamp's official retriever server and
+//! with Search-R1's retrieval server:
+//!
+//! - `POST /retrieve` and `POST /search` take `{"query": str, "top_k": int}` or
+//!   `{"queries": [str], "topk": int}` (optional `"rerank"`, `"mode"`, `"explain"` and
+//!   the filters `"path_prefixes"`, `"modalities"`, `"extensions"`, `"time_start"`,
+//!   `"time_end"` in Unix seconds) and answer
+//!   `{"results": [{"id", "text", "score", "metadata"}], "query", "reranked"}`; with
+//!   `queries`, `results` answers the first query and `result` holds Search-R1's list
+//!   of lists (`[{"document": {"id", "contents", …metadata}, "score"}]`) for every query.
+//! - `POST /api/search`: grouped search (files with their best units), like the gRPC
+//!   `Search`.
+//! - `GET /health`, `GET /api/stats`.
+//!
+//! Malformed requests get HTTP 400 with `{"error": message}`, never a 500.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use crate::engine::{Engine, UnitHit};
+use crate::error::SearchError;
+use crate::query::{Mode, SearchParams};
+
+/// Builds the router.
+pub fn router(engine: Arc<Engine>) -> Router {
+    Router::new()
+        .route("/health", get(health))
+        .route("/retrieve", post(retrieve))
+        .route("/search", post(retrieve))
+        .route("/api/search", post(grouped_search))
+        .route("/api/stats", get(stats))
+        .with_state(engine)
+}
+
+/// An error reply: status plus `{"error": message}`.
+pub struct HttpError(StatusCode, String);
+
+impl IntoResponse for HttpError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<SearchError> for HttpError {
+    fn from(error: SearchError) -> HttpError {
+        match error {
+            SearchError::InvalidArgument(m) => HttpError(StatusCode::BAD_REQUEST, m),
+            SearchError::NotFound(m) => HttpError(StatusCode::NOT_FOUND, m),
+            other => HttpError(StatusCode::INTERNAL_SERVER_ERROR, other.to_string()),
+        }
+    }
+}
+
+fn bad_request(message: impl Into<String>) -> HttpError {
+    HttpError(StatusCode::BAD_REQUEST, message.into())
+}
+
+/// The retrieve request in both dialects.
+/// Unknown fields are ignored, so clients of other retrievers can send theirs.
+#[derive(Debug, Deserialize)]
+struct RetrieveBody {
+    query: Option<String>,
+    queries: Option<Vec<String>>,
+    top_k: Option<u32>,
+    topk: Option<u32>,
+    #[serde(default)]
+    rerank: bool,
+    #[serde(default)]
+    return_scores: Option<bool>,
+    mode: Option<String>,
+    #[serde(default)]
+    explain: bool,
+    #[serde(default)]
+    units_per_file: Option<u32>,
+    #[serde(default)]
+    path_prefixes: Vec<String>,
+    #[serde(default)]
+    modalities: Vec<String>,
+    #[serde(default)]
+    extensions: Vec<String>,
+    time_start: Option<i64>,
+    time_end: Option<i64>,
+}
+
+impl RetrieveBody {
+    fn parse(body: &Bytes) -> Result<RetrieveBody, HttpError> {
+        if body.is_empty() {
+            return Err(bad_request("request body is empty; expected JSON with \"query\" or \"queries\""));
+        }
+        serde_json::from_slice(body).map_err(|e| bad_request(format!("invalid request JSON: {e}")))
+    }
+
+    fn queries(&self) -> Result<Vec<String>, HttpError> {
+        let queries = match (&self.query, &self.queries) {
+            (Some(q), None) => vec![q.clone()],
+            (None, Some(qs)) if !qs.is_empty() => qs.clone(),
+            (None, Some(_)) => return Err(bad_request("\"queries\" is empty")),
+            (Some(_), Some(_)) => return Err(bad_request("give either \"query\" or \"queries\", not both")),
+            (None, None) => return Err(bad_request("missing \"query\" (or \"queries\")")),
+        };
+        if queries.len() > 64 {
+            return Err(bad_request("at most 64 queries per request"));
+        }
+        Ok(queries)
+    }
+
+    fn params(&self, query: String) -> Result<SearchParams, HttpError> {
+        Ok(SearchParams {
+            query,
+            top_k: self.top_k.or(self.topk).unwrap_or(10) as usize,
+            units_per_file: self.units_per_file.unwrap_or(3) as usize,
+            path_prefixes: self.path_prefixes.clone(),
+            modalities: self.modalities.clone(),
+            extensions: self.extensions.clone(),
+            time_start: self.time_start,
+            time_end: self.time_end,
+            mode: Mode::parse(self.mode.as_deref().unwrap_or(""))?,
+            explain: self.explain,
+        })
+    }
+}
+
+impl From<SearchError> for Box<HttpError> {
+    fn from(error: SearchError) -> Self {
+        Box::new(error.into())
+    }
+}
+
+/// Metadata of a unit in the HippoCamp reply shape.
+fn metadata_of(hit: &UnitHit) -> Map<String, Value> {
+    let unit = &hit.unit;
+    let name = unit.path.rsplit(['/', '#']).next().unwrap_or(&unit.path);
+    let mut meta = Map::new();
+    meta.insert("file_path".into(), json!(unit.path));
+    meta.insert("file_name".into(), json!(name));
+    meta.insert("file_type".into(), json!(if unit.ext.is_empty() { &unit.file_type } else { &unit.ext }));
+    meta.insert("modality".into(), json!(unit.modality));
+    meta.insert("kind".into(), json!(unit.kind));
+    meta.insert("content_time".into(), json!(unit.content_time_text));
+    if !unit.title.is_empty() {
+        meta.insert("title".into(), json!(unit.title));
+    }
+    meta.insert("snippet".into(), json!(hit.snippet));
+    let locator = &unit.locator;
+    let mut put = |key: &str, value: Option<Value>| {
+        if let Some(value) = value {
+            meta.insert(key.to_string(), value);
+        }
+    };
+    put("page", locator.page.map(|v| json!(v)));
+    put("page_label", locator.page_label.as_ref().map(|v| json!(v)));
+    put("slide", locator.slide.map(|v| json!(v)));
+    put("sheet", locator.sheet.as_ref().map(|v| json!(v)));
+    put("row_start", locator.row_start.map(|v| json!(v)));
+    put("row_end", locator.row_end.map(|v| json!(v)));
+    put("line_start", locator.line_start.map(|v| json!(v)));
+    put("line_end", locator.line_end.map(|v| json!(v)));
+    put("start", locator.t_start_ms.map(|v| json!(v as f64 / 1000.0)));
+    put("end", locator.t_end_ms.map(|v| json!(v as f64 / 1000.0)));
+    put("part", locator.part.as_ref().map(|v| json!(v)));
+    put("event_uid", locator.event_uid.as_ref().map(|v| json!(v)));
+    if !hit.signals.is_empty() {
+        meta.insert("explain".into(), json!(hit.signals));
+    }
+    meta
+}
+
+fn hippocamp_result(hit: &UnitHit) -> Value {
+    json!({
+        "id": hit.unit.unit_id,
+        "text": hit.unit.text,
+        "score": hit.score,
+        "metadata": metadata_of(hit),
+    })
+}
+
+fn search_r1_result(hit: &UnitHit) -> Value {
+    let mut document = metadata_of(hit);
+    document.insert("id".into(), json!(hit.unit.unit_id));
+    document.insert("contents".into(), json!(format!("{}\n{}", hit.unit.path, hit.unit.text)));
+    json!({ "document": document, "score": hit.score })
+}
+
+async fn run_blocking<T: Send + 'static>(
+    engine: &Arc<Engine>,
+    work: impl FnOnce(&Engine) -> Result<T, SearchError> + Send + 'static,
+) -> Result<T, HttpError> {
+    let engine = engine.clone();
+    tokio::task::spawn_blocking(move || work(&engine))
+        .await
+        .map_err(|e| HttpError(StatusCode::INTERNAL_SERVER_ERROR, format!("worker failed: {e}")))?
+        .map_err(HttpError::from)
+}
+
+async fn retrieve(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Json<Value>, HttpError> {
+    let request = RetrieveBody::parse(&body)?;
+    let queries = request.queries()?;
+    let mut all_params = Vec::new();
+    for query in &queries {
+        all_params.push(request.params(query.clone())?);
+    }
+    let outcomes = run_blocking(&engine, move |e| {
+        all_params.into_iter().map(|p| e.retrieve(p)).collect::<Result<Vec<_>, _>>()
+    })
+    .await?;
+    let first = &outcomes[0];
+    let mut reply = json!({
+        "results": first.units.iter().map(hippocamp_result).collect::<Vec<_>>(),
+        "query": queries[0],
+        "reranked": false,
+        "took_ms": first.took_ms,
+    });
+    if request.rerank {
+        reply["note"] = json!("rerank requested; no reranker is available, results are in retrieval order");
+    }
+    if !first.notes.is_empty() {
+        reply["explain"] = json!(first.notes);
+    }
+    if request.queries.is_some() {
+        let with_scores = request.return_scores.unwrap_or(true);
+        reply["result"] = json!(outcomes
+            .iter()
+            .map(|o| o
+                .units
+                .iter()
+                .map(|u| if with_scores { search_r1_result(u) } else { search_r1_result(u)["document"].clone() })
+                .collect::<Vec<_>>())
+            .collect::<Vec<_>>());
+    }
+    Ok(Json(reply))
+}
+
+async fn grouped_search(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Json<Value>, HttpError> {
+    let request = RetrieveBody::parse(&body)?;
+    let queries = request.queries()?;
+    if queries.len() != 1 {
+        return Err(bad_request("/api/search takes a single \"query\""));
+    }
+    let params = request.params(queries[0].clone())?;
+    let outcome = run_blocking(&engine, move |e| e.search(params)).await?;
+    let files: Vec<Value> = outcome
+        .files
+        .iter()
+        .map(|f| {
+            json!({
+                "file": f.file,
+                "score": f.score,
+                "units": f.units.iter().map(hippocamp_result).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Ok(Json(json!({
+        "files": files,
+        "query": queries[0],
+        "total_units": outcome.total_units,
+        "took_ms": outcome.took_ms,
+        "explain": outcome.notes,
+    })))
+}
+
+async fn health(State(engine): State<Arc<Engine>>) -> Result<Json<Value>, HttpError> {
+    let stats = run_blocking(&engine, |e| e.stats()).await?;
+    Ok(Json(json!({
+        "status": "ok",
+        "files": stats.totals.indexed,
+        "units": stats.totals.units,
+    })))
+}
+
+async fn stats(State(engine): State<Arc<Engine>>) -> Result<Json<Value>, HttpError> {
+    let stats = run_blocking(&engine, |e| e.stats()).await?;
+    Ok(Json(serde_json::to_value(stats).unwrap_or_default()))
+}

@@ -1,0 +1,15 @@
+//! The Dentate search daemon: query planning and lexical retrieval over an index built
+//! by `indexer`, served over gRPC (`dentate.v1`, with health and reflection) and an
+//! HTTP JSON gateway compatible with HippoCamp's retriever server.
+
+pub mod engine;
+pub mod error;
+pub mod grpc;
+pub mod http;
+pub mod query;
+pub mod server;
+pub mod time;
+
+pub use engine::Engine;
+pub use error::SearchError;
+pub use query::{Mode, SearchParams};

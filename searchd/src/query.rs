@@ -1,0 +1,292 @@
+//! Query planning for lexical retrieval: the parsed request ([`SearchParams`]) becomes a
+//! tantivy query — BM25 over unit text, title and structured fields, plus file-name and
+//! folder tokens at lower weight — and a filter (path prefixes, modalities, extensions,
+//! content-time range) applied as zero-scoring required clauses.
+
+use std::ops::Bound;
+
+use indexer::schema::{en_analyzer, path_analyzer, Fields};
+use serde::{Deserialize, Serialize};
+use tantivy::query::{
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery,
+};
+use tantivy::schema::{Facet, IndexRecordOption};
+use tantivy::tokenizer::{TextAnalyzer, TokenStream};
+use tantivy::Term;
+
+use crate::error::SearchError;
+
+/// Retrieval mode. Only lexical exists so far; the others are accepted and answered
+/// lexically, with a note in `explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    #[default]
+    Lexical,
+    Hybrid,
+    Dense,
+}
+
+impl Mode {
+    pub fn parse(text: &str) -> Result<Mode, SearchError> {
+        match text.to_ascii_lowercase().as_str() {
+            "" | "lexical" | "bm25" => Ok(Mode::Lexical),
+            "hybrid" => Ok(Mode::Hybrid),
+            "dense" => Ok(Mode::Dense),
+            other => Err(SearchError::invalid(format!(
+                "unknown mode {other:?} (expected lexical, hybrid or dense)"
+            ))),
+        }
+    }
+}
+
+/// A search request, independent of the transport.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SearchParams {
+    pub query: String,
+    /// Files (Search) or units (Retrieve) to return.
+    pub top_k: usize,
+    /// Best units per file (Search).
+    pub units_per_file: usize,
+    pub path_prefixes: Vec<String>,
+    pub modalities: Vec<String>,
+    pub extensions: Vec<String>,
+    /// Unix seconds, inclusive.
+    pub time_start: Option<i64>,
+    /// Unix seconds, exclusive.
+    pub time_end: Option<i64>,
+    pub mode: Mode,
+    pub explain: bool,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            query: String::new(),
+            top_k: 10,
+            units_per_file: 3,
+            path_prefixes: Vec::new(),
+            modalities: Vec::new(),
+            extensions: Vec::new(),
+            time_start: None,
+            time_end: None,
+            mode: Mode::Lexical,
+            explain: false,
+        }
+    }
+}
+
+pub const MAX_TOP_K: usize = 1000;
+pub const MAX_QUERY_CHARS: usize = 4096;
+
+impl SearchParams {
+    /// Checks limits and normalises values; errors are the caller's fault.
+    pub fn validate(mut self) -> Result<SearchParams, SearchError> {
+        if self.query.chars().count() > MAX_QUERY_CHARS {
+            return Err(SearchError::invalid(format!(
+                "query longer than {MAX_QUERY_CHARS} characters"
+            )));
+        }
+        if self.top_k == 0 {
+            self.top_k = 10;
+        }
+        if self.top_k > MAX_TOP_K {
+            return Err(SearchError::invalid(format!("top_k must be at most {MAX_TOP_K}")));
+        }
+        if self.units_per_file == 0 {
+            self.units_per_file = 3;
+        }
+        self.units_per_file = self.units_per_file.min(50);
+        for modality in &self.modalities {
+            if converters::Modality::parse(&modality.to_ascii_lowercase()).is_none() {
+                return Err(SearchError::invalid(format!(
+                    "unknown modality {modality:?} (expected document, text, image, audio, video or binary)"
+                )));
+            }
+        }
+        self.modalities = self.modalities.iter().map(|m| m.to_ascii_lowercase()).collect();
+        self.extensions = self
+            .extensions
+            .iter()
+            .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
+            .collect();
+        if let (Some(start), Some(end)) = (self.time_start, self.time_end) {
+            if start >= end {
+                return Err(SearchError::invalid("content_time range is empty (start >= end)"));
+            }
+        }
+        for prefix in &self.path_prefixes {
+            if prefix.split('/').any(|p| p == "..") {
+                return Err(SearchError::invalid(format!("path prefix {prefix:?} contains \"..\"")));
+            }
+        }
+        Ok(self)
+    }
+
+    pub fn has_filters(&self) -> bool {
+        !self.path_prefixes.is_empty()
+            || !self.modalities.is_empty()
+            || !self.extensions.is_empty()
+            || self.time_start.is_some()
+            || self.time_end.is_some()
+    }
+}
+
+/// Field weights of the lexical query.
+pub const TEXT_BOOST: f32 = 1.0;
+pub const TITLE_BOOST: f32 = 1.5;
+pub const META_BOOST: f32 = 0.8;
+pub const NAME_BOOST: f32 = 0.6;
+pub const FOLDERS_BOOST: f32 = 0.3;
+
+/// The lexical query split by signal, so `explain` can score each part.
+pub struct LexicalQuery {
+    /// Every signal together (what ranks).
+    pub combined: Box<dyn Query>,
+    /// `(signal name, query)` per field group.
+    pub signals: Vec<(&'static str, Box<dyn Query>)>,
+    /// The analysed terms, for `explain`.
+    pub terms: Vec<String>,
+}
+
+fn analyse(mut analyzer: TextAnalyzer, text: &str) -> Vec<String> {
+    let mut stream = analyzer.token_stream(text);
+    let mut out: Vec<String> = Vec::new();
+    while let Some(token) = stream.next() {
+        if !out.contains(&token.text) {
+            out.push(token.text.clone());
+        }
+    }
+    out
+}
+
+fn field_query(field: tantivy::schema::Field, terms: &[String], boost: f32) -> Option<Box<dyn Query>> {
+    if terms.is_empty() {
+        return None;
+    }
+    let clauses: Vec<(Occur, Box<dyn Query>)> = terms
+        .iter()
+        .map(|t| {
+            let query: Box<dyn Query> = Box::new(TermQuery::new(
+                Term::from_field_text(field, t),
+                IndexRecordOption::WithFreqs,
+            ));
+            (Occur::Should, query)
+        })
+        .collect();
+    Some(Box::new(BoostQuery::new(Box::new(BooleanQuery::new(clauses)), boost)))
+}
+
+/// Builds the BM25 query; `None` when the text has no searchable terms.
+pub fn lexical_query(fields: &Fields, text: &str) -> Option<LexicalQuery> {
+    let prose_terms = analyse(en_analyzer(), text);
+    // Path tokens: not stemmed, and only words the prose analyser keeps (no stop words).
+    let path_terms: Vec<String> = analyse(path_analyzer(), text)
+        .into_iter()
+        .filter(|t| !analyse(en_analyzer(), t).is_empty())
+        .collect();
+    let mut signals: Vec<(&'static str, Box<dyn Query>)> = Vec::new();
+    let groups = [
+        ("bm25.text", fields.text, &prose_terms, TEXT_BOOST),
+        ("bm25.title", fields.title, &prose_terms, TITLE_BOOST),
+        ("bm25.meta", fields.meta, &prose_terms, META_BOOST),
+        ("bm25.name", fields.name, &path_terms, NAME_BOOST),
+        ("bm25.folders", fields.folders, &path_terms, FOLDERS_BOOST),
+    ];
+    for (name, field, terms, boost) in groups {
+        if let Some(query) = field_query(field, terms, boost) {
+            signals.push((name, query));
+        }
+    }
+    if signals.is_empty() {
+        return None;
+    }
+    let combined: Box<dyn Query> = Box::new(BooleanQuery::new(
+        signals
+            .iter()
+            .map(|(_, q)| (Occur::Should, q.box_clone()))
+            .collect(),
+    ));
+    let mut terms = prose_terms;
+    for t in path_terms {
+        if !terms.contains(&t) {
+            terms.push(t);
+        }
+    }
+    Some(LexicalQuery { combined, signals, terms })
+}
+
+/// The filter part of a request as one zero-scoring query, or `None` without filters.
+pub fn filter_query(fields: &Fields, params: &SearchParams) -> Option<Box<dyn Query>> {
+    let mut must: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    if !params.path_prefixes.is_empty() {
+        let alternatives = params
+            .path_prefixes
+            .iter()
+            .flat_map(|prefix| {
+                let clean = prefix.trim_matches('/');
+                let facet = Facet::from_path(clean.split('/').filter(|p| !p.is_empty()));
+                let folder: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_facet(fields.folder, &facet),
+                    IndexRecordOption::Basic,
+                ));
+                let exact: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_field_text(fields.path, clean),
+                    IndexRecordOption::Basic,
+                ));
+                [(Occur::Should, folder), (Occur::Should, exact)]
+            })
+            .collect();
+        must.push((Occur::Must, Box::new(BooleanQuery::new(alternatives))));
+    }
+    let keyword_filter = |field, values: &[String]| -> Option<Box<dyn Query>> {
+        if values.is_empty() {
+            return None;
+        }
+        let alternatives = values
+            .iter()
+            .map(|v| {
+                let query: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_field_text(field, v),
+                    IndexRecordOption::Basic,
+                ));
+                (Occur::Should, query)
+            })
+            .collect();
+        Some(Box::new(BooleanQuery::new(alternatives)))
+    };
+    if let Some(query) = keyword_filter(fields.modality, &params.modalities) {
+        must.push((Occur::Must, query));
+    }
+    if let Some(query) = keyword_filter(fields.ext, &params.extensions) {
+        must.push((Occur::Must, query));
+    }
+    if params.time_start.is_some() || params.time_end.is_some() {
+        let lower = params
+            .time_start
+            .map(|t| Bound::Included(Term::from_field_i64(fields.content_time, t)))
+            .unwrap_or(Bound::Unbounded);
+        let upper = params
+            .time_end
+            .map(|t| Bound::Excluded(Term::from_field_i64(fields.content_time, t)))
+            .unwrap_or(Bound::Unbounded);
+        must.push((Occur::Must, Box::new(RangeQuery::new(lower, upper))));
+    }
+    if must.is_empty() {
+        return None;
+    }
+    Some(Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(must)), 0.0)))
+}
+
+/// Lexical query AND filter; a filter alone matches everything it lets through.
+pub fn full_query(lexical: Option<&LexicalQuery>, filter: Option<Box<dyn Query>>) -> Box<dyn Query> {
+    match (lexical, filter) {
+        (Some(lexical), Some(filter)) => Box::new(BooleanQuery::new(vec![
+            (Occur::Must, lexical.combined.box_clone()),
+            (Occur::Must, filter),
+        ])),
+        (Some(lexical), None) => lexical.combined.box_clone(),
+        (None, Some(filter)) => filter,
+        (None, None) => Box::new(AllQuery),
+    }
+}
