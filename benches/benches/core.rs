@@ -1,1 +1,253 @@
-fn main(){}
+//! Core benchmarks (a bench binary, `cargo bench -p benches`):
+//!
+//! 1. Indexing throughput on a generated profile of text formats (md, txt, csv, json,
+//!    log): MB/s and units/s of the whole pipeline (walk, convert, index, commit,
+//!    manifest), side by side with the raw converters on the same files, as a ratio.
+//! 2. BM25 latency on a generated corpus of at least 100K units: p50/p99 of flat
+//!    `retrieve` and grouped `search`, top-10, side by side.
+//!
+//! `DENTATE_BENCH_UNITS` overrides the unit count of (2) (default 120000).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use converters::{Input, Locator, Unit, UnitKind};
+use indexer::manifest::{FileRecord, FileStatus, Manifest};
+use indexer::pipeline::{file_id_for, open_or_create, unit_document};
+use indexer::{IndexLayout, IndexOptions, NoProgress};
+use searchd::{Engine, SearchParams};
+
+/// Deterministic xorshift generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// Zipf-like pick in 0..n (rank r with weight ~1/r).
+    fn zipf(&mut self, n: usize) -> usize {
+        let u = (self.next() % 1_000_000) as f64 / 1_000_000.0;
+        ((n as f64).powf(u) as usize).saturating_sub(1).min(n - 1)
+    }
+}
+
+fn vocabulary(size: usize) -> Vec<String> {
+    let syllables = ["ka", "lo", "mi", "ren", "sto", "va", "pel", "dor", "in", "tu", "sha", "bre", "qui", "no", "fal", "ge"];
+    (0..size)
+        .map(|i| {
+            let mut word = String::new();
+            let mut n = i + 17;
+            for _ in 0..3 {
+                word.push_str(syllables[n % syllables.len()]);
+                n /= syllables.len();
+            }
+            word.push_str(&(i % 7).to_string()[..0]);
+            format!("{word}{}", if i >= 4096 { (i / 4096).to_string() } else { String::new() })
+        })
+        .collect()
+}
+
+fn sentence(rng: &mut Rng, vocab: &[String], words: usize) -> String {
+    (0..words).map(|_| vocab[rng.zipf(vocab.len())].as_str()).collect::<Vec<_>>().join(" ")
+}
+
+fn write_text_profile(root: &Path, rng: &mut Rng, vocab: &[String]) -> u64 {
+    let mut bytes = 0u64;
+    let mut write = |rel: String, text: String| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        bytes += text.len() as u64;
+        std::fs::write(path, text).unwrap();
+    };
+    for i in 0..300 {
+        let body: Vec<String> = (0..60).map(|_| sentence(rng, vocab, 12)).collect();
+        write(format!("Notes/{}/note-{i}.md", i % 10), format!("# Note {i}\n\n{}\n", body.join(".\n")));
+    }
+    for i in 0..100 {
+        let mut csv = String::from("date,amount,category,description\n");
+        for row in 0..300 {
+            csv.push_str(&format!("2025-{:02}-{:02},{}.{:02},{},{}\n", row % 12 + 1, row % 28 + 1, rng.next() % 500, rng.next() % 100, vocab[rng.zipf(200)], sentence(rng, vocab, 5)));
+        }
+        write(format!("Finance/statement-{i}.csv"), csv);
+    }
+    for i in 0..100 {
+        let lines: Vec<String> = (0..400).map(|n| format!("2025-10-{:02}T10:{:02}:00 INFO {}", n % 28 + 1, n % 60, sentence(rng, vocab, 8))).collect();
+        write(format!("Code/logs/app-{i}.log"), lines.join("\n"));
+        let items: Vec<String> = (0..80).map(|n| format!("  {{\"id\": {n}, \"note\": \"{}\"}}", sentence(rng, vocab, 10))).collect();
+        write(format!("Code/data/items-{i}.json"), format!("[\n{}\n]\n", items.join(",\n")));
+    }
+    bytes
+}
+
+fn bench_indexing() {
+    let mut rng = Rng(0x5eed);
+    let vocab = vocabulary(20_000);
+    let profile = tempfile::tempdir().unwrap();
+    let bytes = write_text_profile(profile.path(), &mut rng, &vocab);
+    let mb = bytes as f64 / 1e6;
+
+    // Raw converters, same files, same thread count as the pipeline.
+    let files: Vec<(String, Vec<u8>)> = walk_files(profile.path());
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+    let started = Instant::now();
+    let chunk = files.len().div_ceil(threads);
+    let units: usize = std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|(name, data)| converters::convert(&Input::detect(name, data)).map(|c| c.units.len()).unwrap_or(0))
+                        .sum::<usize>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    let raw = started.elapsed().as_secs_f64();
+
+    let index_dir = tempfile::tempdir().unwrap();
+    let options = IndexOptions::new(profile.path(), index_dir.path().join("index"));
+    let started = Instant::now();
+    let summary = indexer::run(&options, &NoProgress).unwrap();
+    let full = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let again = indexer::run(&options, &NoProgress).unwrap();
+    let rerun = started.elapsed().as_secs_f64();
+    assert_eq!(again.converted, 0);
+
+    println!("## indexing: {} text files, {mb:.1} MB, {} units ({threads} threads)", files.len(), summary.units);
+    println!("| stage | seconds | MB/s | units/s |");
+    println!("|---|---|---|---|");
+    println!("| converters only | {raw:.2} | {:.1} | {:.0} |", mb / raw, units as f64 / raw);
+    println!("| full pipeline (walk+convert+tantivy+manifest) | {full:.2} | {:.1} | {:.0} |", mb / full, summary.units as f64 / full);
+    println!("| re-run, unchanged profile | {rerun:.3} | | |");
+    println!("pipeline / converters throughput ratio: {:.2}; re-run / first run time: {:.3}", raw / full, rerun / full);
+}
+
+fn walk_files(root: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let name = path.strip_prefix(root).unwrap().to_string_lossy().to_string();
+                out.push((name, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+fn build_unit_corpus(index_root: &Path, profile: &Path, units: usize, vocab: &[String]) {
+    let mut rng = Rng(0xfeed);
+    let layout = IndexLayout::new(index_root);
+    let (index, fields) = open_or_create(&layout, profile).unwrap();
+    let mut writer: tantivy::IndexWriter = index.writer_with_num_threads(2, 200_000_000).unwrap();
+    let mut manifest = Manifest::open(&layout.manifest_path()).unwrap();
+    let units_per_file = 100;
+    let mtime = chrono::DateTime::parse_from_rfc3339("2025-10-01T12:00:00+00:00").unwrap();
+    let mut records = Vec::new();
+    for file in 0..units.div_ceil(units_per_file) {
+        let path = format!("Folder{}/doc-{file}.pdf", file % 37);
+        let mut record = FileRecord {
+            path: path.clone(),
+            file_id: file_id_for(&path),
+            parent_path: None,
+            size: 1,
+            mtime_ns: 0,
+            hash: None,
+            converter_version: converters::CONVERTER_VERSION,
+            status: FileStatus::Indexed,
+            reason: None,
+            error: None,
+            file_type: "pdf".into(),
+            modality: "document".into(),
+            ext: "pdf".into(),
+            unit_count: units_per_file as u32,
+            units_by_kind: BTreeMap::from([("page".to_string(), units_per_file as u64)]),
+            title: None,
+            author: None,
+            created: None,
+            extra: BTreeMap::new(),
+        };
+        for page in 0..units_per_file {
+            let unit = Unit::new(UnitKind::Page, Locator::page(page as u32 + 1), sentence(&mut rng, vocab, 60));
+            writer.add_document(unit_document(&fields, &record, &unit, page as u64, mtime)).unwrap();
+        }
+        record.unit_count = units_per_file as u32;
+        records.push(record);
+    }
+    writer.commit().unwrap();
+    writer.wait_merging_threads().unwrap();
+    manifest.apply(&records, &[]).unwrap();
+    manifest.set_info("last_commit", "bench").unwrap();
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[index].as_secs_f64() * 1000.0
+}
+
+fn bench_bm25() {
+    let units: usize = std::env::var("DENTATE_BENCH_UNITS").ok().and_then(|v| v.parse().ok()).unwrap_or(120_000);
+    let vocab = vocabulary(20_000);
+    let profile = tempfile::tempdir().unwrap();
+    let index_dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    build_unit_corpus(index_dir.path(), profile.path(), units, &vocab);
+    let build = started.elapsed().as_secs_f64();
+    let engine = Engine::open(index_dir.path()).unwrap();
+
+    let mut rng = Rng(0xabcdef);
+    let queries: Vec<String> = (0..400)
+        .map(|_| {
+            let n = 2 + (rng.next() % 4) as usize;
+            (0..n).map(|_| vocab[50 + rng.zipf(vocab.len() - 50)].clone()).collect::<Vec<_>>().join(" ")
+        })
+        .collect();
+    let measure = |grouped: bool| {
+        let mut times = Vec::with_capacity(queries.len());
+        for query in &queries {
+            let params = SearchParams { query: query.clone(), top_k: 10, ..SearchParams::default() };
+            let started = Instant::now();
+            if grouped {
+                engine.search(params).unwrap();
+            } else {
+                engine.retrieve(params).unwrap();
+            }
+            times.push(started.elapsed());
+        }
+        times.sort();
+        times
+    };
+    measure(false); // warm-up
+    let flat = measure(false);
+    let grouped = measure(true);
+    println!("## BM25 latency: {units} units (built in {build:.1} s), {} queries of 2-5 terms, top-10", queries.len());
+    println!("| request | p50 ms | p99 ms |");
+    println!("|---|---|---|");
+    println!("| Retrieve (flat units) | {:.2} | {:.2} |", percentile(&flat, 0.5), percentile(&flat, 0.99));
+    println!("| Search (grouped by file, 3 units/file) | {:.2} | {:.2} |", percentile(&grouped, 0.5), percentile(&grouped, 0.99));
+    println!("grouped / flat p50 ratio: {:.2}", percentile(&grouped, 0.5) / percentile(&flat, 0.5));
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` runs us with no such flag
+    // and only a smoke run is wanted then.
+    let is_bench = std::env::args().any(|a| a == "--bench");
+    if !is_bench {
+        println!("benches: run with `cargo bench -p benches` for figures");
+        return;
+    }
+    bench_indexing();
+    bench_bm25();
+}

@@ -277,8 +277,8 @@ fn truncate_chars(text: &str, max_chars: usize) -> &str {
     }
 }
 
-/// Attachments (named parts, `Content-Disposition: attachment`, nested messages) as
-/// child files with safe, unique names.
+/// Attachments (named parts, `Content-Disposition: attachment`, non-inline binary
+/// parts, calendar invitations, nested messages) as child files with safe, unique names.
 fn extract_attachments(message: &mail_parser::Message) -> Vec<ChildFile> {
     let mut children = Vec::new();
     let mut used = HashSet::new();
@@ -289,6 +289,8 @@ fn extract_attachments(message: &mail_parser::Message) -> Vec<ChildFile> {
         let nested = part.message();
         let is_attachment = part.attachment_name().is_some()
             || nested.is_some()
+            || is_unnamed_file(part)
+            || part.is_content_type("text", "calendar")
             || part
                 .content_disposition()
                 .is_some_and(|cd| cd.is_attachment());
@@ -311,6 +313,18 @@ fn extract_attachments(message: &mail_parser::Message) -> Vec<ChildFile> {
         });
     }
     children
+}
+
+/// An unnamed binary part that is a file in its own right (a PDF, a sound), not an
+/// inline decoration referenced by Content-ID nor a delivery report.
+fn is_unnamed_file(part: &MessagePart) -> bool {
+    let file_type = part.content_type().is_some_and(|ct| {
+        matches!(
+            ct.ctype().to_ascii_lowercase().as_str(),
+            "application" | "audio" | "video" | "image"
+        )
+    });
+    matches!(part.body, PartType::Binary(_)) && part.content_id().is_none() && file_type
 }
 
 /// An extension for unnamed attachments, from the content type.
@@ -546,6 +560,43 @@ From: c@example.com\r\nSubject: Original / note\r\n\r\ninner body\r\n\
         let inner = String::from_utf8_lossy(&out.children[0].bytes);
         assert!(inner.contains("inner body"));
         assert!(convert(&input(&out.children[0].bytes)).is_ok());
+    }
+
+    #[test]
+    fn calendar_invitation_becomes_ics_child() {
+        let mail = "From: a@example.com\r\nSubject: Invitation\r\n\
+Content-Type: multipart/alternative; boundary=b\r\n\r\n\
+--b\r\nContent-Type: text/plain\r\n\r\nYou are invited\r\n\
+--b\r\nContent-Type: text/calendar; method=REQUEST\r\n\r\n\
+BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:Review\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n\
+--b--\r\n";
+        let out = convert(&input(mail.as_bytes())).unwrap();
+        assert_eq!(out.children.len(), 1, "{:?}", out.children);
+        assert_eq!(out.children[0].name, "attachment-1.ics");
+        assert!(out.children[0].bytes.starts_with(b"BEGIN:VCALENDAR"));
+        assert!(out.units[0].text.contains("You are invited"));
+    }
+
+    #[test]
+    fn damaged_messages_do_not_panic() {
+        let base = ALTERNATIVE.as_bytes().to_vec();
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..300 {
+            let mut bytes = base.clone();
+            for _ in 0..(next() % 12 + 1) {
+                let at = (next() as usize) % bytes.len();
+                bytes[at] = (next() % 256) as u8;
+            }
+            let _ = convert(&input(&bytes));
+        }
+        let deep = "Content-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\n".repeat(5_000);
+        let _ = convert(&input(format!("From: a@b.c\r\n{deep}").as_bytes()));
     }
 
     #[test]

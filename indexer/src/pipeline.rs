@@ -320,7 +320,9 @@ fn subtree(known: &HashMap<String, FileRecord>, path: &str) -> Vec<String> {
     out
 }
 
-fn open_or_create(layout: &IndexLayout, profile: &Path) -> Result<(Index, Fields), IndexError> {
+/// Opens the index folder for writing, creating it (or rebuilding it after a schema
+/// change) as needed. Refuses a folder that indexes another profile.
+pub fn open_or_create(layout: &IndexLayout, profile: &Path) -> Result<(Index, Fields), IndexError> {
     std::fs::create_dir_all(&layout.root).map_err(|e| IndexError::io(&layout.root, e))?;
     let profile_root = profile.to_string_lossy().to_string();
     let info_path = layout.info_path();

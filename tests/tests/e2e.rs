@@ -1,1 +1,12 @@
+//! End-to-end tests: run the real `dentate-index` and `dentate-searchd` binaries on
+//! fixture profiles, and query the daemon over real gRPC (tonic) and HTTP on ephemeral
+//! loopback ports.
+//!
+//! The binaries must be built first (`cargo build --bins`; `scripts/test` does it).
 
+mod harness;
+
+mod broken;
+mod incremental;
+mod realworld;
+mod sample;

@@ -97,6 +97,7 @@ pub fn page_runs(doc: &Document, page_id: ObjectId, fonts: &mut FontCache) -> Ve
         chars_left: MAX_CHARS,
         runs: Vec::new(),
         fallback_font: Rc::new(Font::fallback()),
+        actual_text: Vec::new(),
     };
     let resources = page_resources(doc, page_id);
     if let Ok(content) = doc.get_page_content_with_limit(page_id, MAX_CONTENT_BYTES) {
@@ -123,11 +124,19 @@ struct Extractor<'a, 'f> {
     chars_left: usize,
     runs: Vec<Run>,
     fallback_font: Rc<Font>,
+    /// Open marked-content sequences; `Some` holds an `/ActualText` replacement and
+    /// whether it has been emitted yet.
+    actual_text: Vec<Option<(String, bool)>>,
 }
 
 impl<'a> Extractor<'a, '_> {
     /// Looks a named resource up (`category` = Font, XObject) in the resource dictionaries.
-    fn resource(&self, resources: &[&'a Dictionary], category: &[u8], name: &[u8]) -> Option<&'a Object> {
+    fn resource(
+        &self,
+        resources: &[&'a Dictionary],
+        category: &[u8],
+        name: &[u8],
+    ) -> Option<&'a Object> {
         resources.iter().find_map(|res| {
             let group = dict_of(self.doc, res.get(category).ok()?)?;
             let obj = group.get(name).ok()?;
@@ -135,7 +144,13 @@ impl<'a> Extractor<'a, '_> {
         })
     }
 
-    fn run_content(&mut self, content: &[u8], resources: &[&'a Dictionary], initial: GraphicsState, depth: usize) {
+    fn run_content(
+        &mut self,
+        content: &[u8],
+        resources: &[&'a Dictionary],
+        initial: GraphicsState,
+        depth: usize,
+    ) {
         let mut state = initial;
         let mut saved: Vec<GraphicsState> = Vec::new();
         let mut extra_saves = 0usize;
@@ -224,6 +239,14 @@ impl<'a> Extractor<'a, '_> {
                         self.show_array(items, &state, &mut tm);
                     }
                 }
+                "BMC" => self.push_marked(None),
+                "BDC" => {
+                    let text = self.actual_text_of(resources, args.get(1));
+                    self.push_marked(text);
+                }
+                "EMC" => {
+                    self.actual_text.pop();
+                }
                 "Do" => {
                     if let Some(name) = args.first().and_then(name_of) {
                         self.draw_xobject(resources, name, &state, depth);
@@ -231,6 +254,41 @@ impl<'a> Extractor<'a, '_> {
                 }
                 _ => {}
             }
+        }
+    }
+
+    fn push_marked(&mut self, text: Option<String>) {
+        if self.actual_text.len() < MAX_SAVE_DEPTH {
+            self.actual_text.push(text.map(|t| (t, false)));
+        }
+    }
+
+    /// The `/ActualText` of a `BDC` property list (inline or a named resource).
+    fn actual_text_of(
+        &self,
+        resources: &[&'a Dictionary],
+        props: Option<&'a Object>,
+    ) -> Option<String> {
+        let dict = match props? {
+            Object::Dictionary(d) => d,
+            Object::Name(name) => {
+                dict_of(self.doc, self.resource(resources, b"Properties", name)?)?
+            }
+            _ => return None,
+        };
+        let value = deref(self.doc, dict.get(b"ActualText").ok()?)?;
+        lopdf::decode_text_string(value).ok()
+    }
+
+    /// What a glyph contributes while an `/ActualText` span is open: the replacement
+    /// once (on its first glyph), then nothing. `None` when no span is open.
+    fn actual_text_for_glyph(&mut self) -> Option<String> {
+        let (text, emitted) = self.actual_text.iter_mut().rev().find_map(Option::as_mut)?;
+        if *emitted {
+            Some(String::new())
+        } else {
+            *emitted = true;
+            Some(text.clone())
         }
     }
 
@@ -249,7 +307,10 @@ impl<'a> Extractor<'a, '_> {
     }
 
     fn show(&mut self, bytes: &[u8], state: &GraphicsState, tm: &mut Matrix) {
-        let font = state.font.clone().unwrap_or_else(|| Rc::clone(&self.fallback_font));
+        let font = state
+            .font
+            .clone()
+            .unwrap_or_else(|| Rc::clone(&self.fallback_font));
         let size = state.font_size;
         for glyph in font.decode(bytes) {
             let m = multiply(tm, &state.ctm);
@@ -259,16 +320,34 @@ impl<'a> Extractor<'a, '_> {
             let up = (m[2] * size * font.size_scale, m[3] * size * font.size_scale);
             let glyph_size = up.0.hypot(up.1);
             let dir = direction(&m);
-            if !glyph.text.is_empty() && glyph_size.is_finite() && glyph_size > 0.0 {
-                self.add_glyph(&glyph.text, start, end, dir, glyph_size);
+            let replaced = self.actual_text_for_glyph();
+            let text = replaced.as_deref().unwrap_or(&glyph.text);
+            if glyph_size.is_finite() && glyph_size > 0.0 {
+                if !text.is_empty() {
+                    self.add_glyph(text, start, end, dir, glyph_size);
+                } else if replaced.is_some() {
+                    self.extend_last_run(start, end, dir, glyph_size);
+                }
             }
-            let spacing = state.char_spacing + if glyph.is_space_code { state.word_spacing } else { 0.0 };
+            let spacing = state.char_spacing
+                + if glyph.is_space_code {
+                    state.word_spacing
+                } else {
+                    0.0
+                };
             advance(tm, (glyph.width / 1000.0 * size + spacing) * state.h_scale);
         }
     }
 
     /// Appends a glyph to the last run when it continues it, else starts a new run.
-    fn add_glyph(&mut self, text: &str, start: (f64, f64), end: (f64, f64), dir: (f64, f64), size: f64) {
+    fn add_glyph(
+        &mut self,
+        text: &str,
+        start: (f64, f64),
+        end: (f64, f64),
+        dir: (f64, f64),
+        size: f64,
+    ) {
         self.chars_left = self.chars_left.saturating_sub(text.len());
         let blank = text.trim().is_empty();
         if let Some(run) = self.runs.last_mut() {
@@ -294,7 +373,22 @@ impl<'a> Extractor<'a, '_> {
         });
     }
 
-    fn draw_xobject(&mut self, resources: &[&'a Dictionary], name: &[u8], state: &GraphicsState, depth: usize) {
+    /// A glyph covered by an already emitted `/ActualText`: only widens the last run.
+    fn extend_last_run(&mut self, start: (f64, f64), end: (f64, f64), dir: (f64, f64), size: f64) {
+        if let Some(run) = self.runs.last_mut() {
+            if continues(run, start, dir, size) {
+                run.end = end;
+            }
+        }
+    }
+
+    fn draw_xobject(
+        &mut self,
+        resources: &[&'a Dictionary],
+        name: &[u8],
+        state: &GraphicsState,
+        depth: usize,
+    ) {
         if depth >= MAX_FORM_DEPTH {
             return;
         }
@@ -305,7 +399,13 @@ impl<'a> Extractor<'a, '_> {
             return;
         }
         let matrix = self.matrix_of(&stream.dict).unwrap_or(IDENTITY);
-        self.run_form(stream, resources, multiply(&matrix, &state.ctm), state, depth);
+        self.run_form(
+            stream,
+            resources,
+            multiply(&matrix, &state.ctm),
+            state,
+            depth,
+        );
     }
 
     fn run_form(
@@ -324,7 +424,8 @@ impl<'a> Extractor<'a, '_> {
             .get(b"Resources")
             .ok()
             .and_then(|o| dict_of(self.doc, o));
-        let resources: Vec<&'a Dictionary> = own.into_iter().chain(parent.iter().copied()).collect();
+        let resources: Vec<&'a Dictionary> =
+            own.into_iter().chain(parent.iter().copied()).collect();
         let mut inner = state.clone();
         inner.ctm = ctm;
         self.run_content(&content, &resources, inner, depth + 1);
@@ -351,7 +452,8 @@ impl<'a> Extractor<'a, '_> {
         let Ok(page) = doc.get_dictionary(page_id) else {
             return;
         };
-        let Some(Object::Array(annots)) = page.get(b"Annots").ok().and_then(|o| deref(doc, o)) else {
+        let Some(Object::Array(annots)) = page.get(b"Annots").ok().and_then(|o| deref(doc, o))
+        else {
             return;
         };
         for annot in annots.iter().take(10_000) {
@@ -379,13 +481,19 @@ impl<'a> Extractor<'a, '_> {
             .and_then(|ap| ap.get(b"N").ok())
             .and_then(|o| deref(doc, o))
         else {
+            if subtype == b"Widget" {
+                self.add_field_value(annot);
+            }
             return;
         };
         let stream = match normal {
             Object::Stream(s) => s,
             Object::Dictionary(states) => {
                 let state = annot.get(b"AS").ok().and_then(name_of);
-                match state.and_then(|s| states.get(s).ok()).and_then(|o| deref(doc, o)) {
+                match state
+                    .and_then(|s| states.get(s).ok())
+                    .and_then(|o| deref(doc, o))
+                {
                     Some(Object::Stream(s)) => s,
                     _ => return,
                 }
@@ -400,7 +508,52 @@ impl<'a> Extractor<'a, '_> {
         };
         let placed = fit_bbox(&matrix, bbox, rect);
         let ctm = multiply(&matrix, &placed);
+        let before = self.runs.len();
         self.run_form(stream, &[], ctm, &GraphicsState::new(IDENTITY), 0);
+        // Viewers regenerate empty appearances of filled fields (NeedAppearances).
+        if subtype == b"Widget" && self.runs.len() == before {
+            self.add_field_value(annot);
+        }
+    }
+
+    /// A form field without an appearance stream: its value, placed in its rectangle.
+    fn add_field_value(&mut self, annot: &Dictionary) {
+        let doc = self.doc;
+        let mut node = Some(annot);
+        let mut value = None;
+        for _ in 0..16 {
+            let Some(current) = node else { break };
+            if let Some(v) = current.get(b"V").ok().and_then(|o| deref(doc, o)) {
+                value = Some(v);
+                break;
+            }
+            node = current.get(b"Parent").ok().and_then(|o| dict_of(doc, o));
+        }
+        let text = match value {
+            Some(v @ Object::String(..)) => lopdf::decode_text_string(v).unwrap_or_default(),
+            _ => return,
+        };
+        let Some(rect) = self.rect_of(annot, b"Rect") else {
+            return;
+        };
+        let size = ((rect[3] - rect[1]) * 0.7).clamp(1.0, 12.0);
+        let y = rect[1] + ((rect[3] - rect[1]) - size) / 2.0;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || self.chars_left == 0 {
+                continue;
+            }
+            self.chars_left = self.chars_left.saturating_sub(line.len());
+            let y = y - i as f64 * size * 1.2;
+            let width = line.chars().count() as f64 * size * 0.5;
+            self.runs.push(Run {
+                text: line.to_string(),
+                start: (rect[0] + 2.0, y),
+                end: (rect[0] + 2.0 + width, y),
+                dir: (1.0, 0.0),
+                size,
+            });
+        }
     }
 
     fn rect_of(&self, dict: &Dictionary, key: &[u8]) -> Option<[f64; 4]> {
@@ -442,11 +595,25 @@ fn fit_bbox(matrix: &Matrix, bbox: [f64; 4], rect: [f64; 4]) -> Matrix {
         apply(matrix, bbox[2], bbox[3]),
     ];
     let min_x = corners.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
-    let max_x = corners.iter().map(|c| c.0).fold(f64::NEG_INFINITY, f64::max);
+    let max_x = corners
+        .iter()
+        .map(|c| c.0)
+        .fold(f64::NEG_INFINITY, f64::max);
     let min_y = corners.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
-    let max_y = corners.iter().map(|c| c.1).fold(f64::NEG_INFINITY, f64::max);
-    let sx = if max_x > min_x { (rect[2] - rect[0]) / (max_x - min_x) } else { 1.0 };
-    let sy = if max_y > min_y { (rect[3] - rect[1]) / (max_y - min_y) } else { 1.0 };
+    let max_y = corners
+        .iter()
+        .map(|c| c.1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let sx = if max_x > min_x {
+        (rect[2] - rect[0]) / (max_x - min_x)
+    } else {
+        1.0
+    };
+    let sy = if max_y > min_y {
+        (rect[3] - rect[1]) / (max_y - min_y)
+    } else {
+        1.0
+    };
     [sx, 0.0, 0.0, sy, rect[0] - min_x * sx, rect[1] - min_y * sy]
 }
 

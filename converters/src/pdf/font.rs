@@ -64,7 +64,7 @@ impl Font {
             }
         }
         if subtype == b"Type0" {
-            result.load_type0(doc, font);
+            result.load_type0(doc, font, glyph_names);
         } else {
             result.simple = simple_encoding(doc, font, glyph_names);
             result.load_simple_widths(doc, font, subtype == b"Type3");
@@ -83,7 +83,7 @@ impl Font {
         }
     }
 
-    fn load_type0(&mut self, doc: &Document, font: &Dictionary) {
+    fn load_type0(&mut self, doc: &Document, font: &Dictionary, glyph_names: &mut GlyphNames) {
         self.two_byte = true;
         self.default_width = 1000.0;
         let encoding = font.get(b"Encoding").ok().and_then(|o| deref(doc, o));
@@ -104,6 +104,7 @@ impl Font {
         if let Some(dw) = cid_font.get(b"DW").ok().and_then(|o| number(doc, o)) {
             self.default_width = dw;
         }
+        self.repair_unicode_from_font_file(doc, cid_font, glyph_names);
         if let Some(w) = cid_font
             .get(b"W")
             .ok()
@@ -111,6 +112,45 @@ impl Font {
             .and_then(|o| o.as_array().ok())
         {
             self.widths = parse_cid_widths(doc, w);
+        }
+    }
+
+    /// Word's Calibri ligatures ("ti", "tt", "ft") are often mapped to U+0000 in the
+    /// ToUnicode CMap; the embedded TrueType font's `post` table still names them
+    /// (`t_i`). Fills empty or missing entries from those names (Identity CID → GID).
+    fn repair_unicode_from_font_file(
+        &mut self,
+        doc: &Document,
+        cid_font: &Dictionary,
+        names: &mut GlyphNames,
+    ) {
+        let needs_repair =
+            self.to_unicode.is_empty() || self.to_unicode.values().any(String::is_empty);
+        if !needs_repair
+            || cid_font.has(b"CIDToGIDMap")
+                && cid_font.get(b"CIDToGIDMap").ok().and_then(name_of) != Some(b"Identity")
+        {
+            return;
+        }
+        let file = cid_font
+            .get(b"FontDescriptor")
+            .ok()
+            .and_then(|o| dict_of(doc, o))
+            .and_then(|d| d.get(b"FontFile2").ok())
+            .and_then(|o| deref(doc, o))
+            .and_then(|o| o.as_stream().ok())
+            .and_then(|s| s.get_plain_content_with_limit(MAX_FONT_BYTES).ok());
+        let Some(file) = file else {
+            return;
+        };
+        for (gid, name) in truetype_glyph_names(&file) {
+            let code = u32::from(gid);
+            if self.to_unicode.get(&code).is_some_and(|t| !t.is_empty()) {
+                continue;
+            }
+            if let Some(text) = names.lookup(doc, name.as_bytes()) {
+                self.to_unicode.insert(code, text);
+            }
         }
     }
 
@@ -277,7 +317,8 @@ fn decode_with_encoding(doc: &Document, encoding: Object, byte: u8) -> Option<St
 
 fn named_encoding_table(doc: &Document, name: &[u8]) -> Vec<Option<String>> {
     match name {
-        b"WinAnsiEncoding" | b"MacRomanEncoding" | b"StandardEncoding" | b"MacExpertEncoding" => (0..=255u8)
+        b"WinAnsiEncoding" | b"MacRomanEncoding" | b"StandardEncoding" | b"MacExpertEncoding" => (0
+            ..=255u8)
             .map(|b| decode_with_encoding(doc, Object::Name(name.to_vec()), b))
             .collect(),
         _ => latin1_table(),
@@ -322,7 +363,10 @@ fn unicode_glyph_name(name: &str) -> Option<String> {
     if let Some(hex) = name.strip_prefix("uni") {
         if hex.len() >= 4 && hex.len() % 4 == 0 {
             let units: Option<Vec<u16>> = (0..hex.len() / 4)
-                .map(|i| hex.get(i * 4..i * 4 + 4).and_then(|h| u16::from_str_radix(h, 16).ok()))
+                .map(|i| {
+                    hex.get(i * 4..i * 4 + 4)
+                        .and_then(|h| u16::from_str_radix(h, 16).ok())
+                })
                 .collect();
             return String::from_utf16(&units?).ok();
         }
@@ -337,19 +381,26 @@ fn unicode_glyph_name(name: &str) -> Option<String> {
 }
 
 /// The 256-entry code → text table of a simple font.
-fn simple_encoding(doc: &Document, font: &Dictionary, names: &mut GlyphNames) -> Vec<Option<String>> {
+fn simple_encoding(
+    doc: &Document,
+    font: &Dictionary,
+    names: &mut GlyphNames,
+) -> Vec<Option<String>> {
+    let builtin = |names: &mut GlyphNames| {
+        type1_builtin_encoding(doc, font, names).unwrap_or_else(latin1_table)
+    };
     let Some(encoding) = font.get(b"Encoding").ok().and_then(|o| deref(doc, o)) else {
-        return latin1_table();
+        return builtin(names);
     };
     if let Some(name) = name_of(encoding) {
         return names.base_table(doc, name);
     }
     let Ok(dict) = encoding.as_dict() else {
-        return latin1_table();
+        return builtin(names);
     };
     let mut table = match dict.get(b"BaseEncoding").ok().and_then(name_of) {
         Some(base) => names.base_table(doc, base),
-        None => latin1_table(),
+        None => builtin(names),
     };
     let differences = dict
         .get(b"Differences")
@@ -372,18 +423,126 @@ fn simple_encoding(doc: &Document, font: &Dictionary, names: &mut GlyphNames) ->
     table
 }
 
+/// The built-in encoding of an embedded Type 1 font program (`/FontFile`): the
+/// `dup <code> /<glyph> put` entries of its clear-text part. TeX's Computer Modern fonts
+/// carry their ligatures and Greek letters only there.
+fn type1_builtin_encoding(
+    doc: &Document,
+    font: &Dictionary,
+    names: &mut GlyphNames,
+) -> Option<Vec<Option<String>>> {
+    let descriptor = dict_of(doc, font.get(b"FontDescriptor").ok()?)?;
+    let stream = deref(doc, descriptor.get(b"FontFile").ok()?)?
+        .as_stream()
+        .ok()?;
+    let data = stream.get_plain_content_with_limit(MAX_CMAP_BYTES).ok()?;
+    let clear_len = stream
+        .dict
+        .get(b"Length1")
+        .ok()
+        .and_then(|o| number(doc, o))
+        .map_or(data.len(), |n| n.max(0.0) as usize);
+    let clear = data.get(..clear_len.min(data.len()))?;
+    let clear = match clear.windows(5).position(|w| w == b"eexec") {
+        Some(end) => &clear[..end],
+        None => clear,
+    };
+    let start = clear.windows(9).position(|w| w == b"/Encoding")?;
+    let text = String::from_utf8_lossy(&clear[start..]);
+    let mut words = text.split_ascii_whitespace().skip(1);
+    if words.next() == Some("StandardEncoding") {
+        return Some(names.base_table(doc, b"StandardEncoding"));
+    }
+    let mut table: Vec<Option<String>> = vec![None; 256];
+    let tokens: Vec<&str> = text.split_ascii_whitespace().take(8192).collect();
+    for window in tokens.windows(4) {
+        if let ["dup", code, glyph, "put"] = window {
+            let (Ok(code), Some(glyph)) = (code.parse::<usize>(), glyph.strip_prefix('/')) else {
+                continue;
+            };
+            if let Some(slot) = table.get_mut(code) {
+                *slot = names.lookup(doc, glyph.as_bytes());
+            }
+        }
+        if window.first() == Some(&"readonly") || window.first() == Some(&"def") {
+            break;
+        }
+    }
+    table.iter().any(Option::is_some).then_some(table)
+}
+
+/// Largest embedded font program read for glyph names, in bytes.
+const MAX_FONT_BYTES: usize = 16 * 1024 * 1024;
+
+fn be_u16(data: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_be_bytes([*data.get(at)?, *data.get(at + 1)?]))
+}
+
+fn be_u32(data: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_be_bytes([
+        *data.get(at)?,
+        *data.get(at + 1)?,
+        *data.get(at + 2)?,
+        *data.get(at + 3)?,
+    ]))
+}
+
+/// The custom glyph names (beyond the 258 standard Macintosh ones) of a TrueType font's
+/// `post` table (format 2.0), by glyph id.
+fn truetype_glyph_names(font: &[u8]) -> Vec<(u16, String)> {
+    let Some(tables) = be_u16(font, 4) else {
+        return Vec::new();
+    };
+    let post = (0..usize::from(tables)).find_map(|i| {
+        let record = 12 + 16 * i;
+        (font.get(record..record + 4)? == b"post").then_some(())?;
+        let offset = be_u32(font, record + 8)? as usize;
+        let length = be_u32(font, record + 12)? as usize;
+        font.get(offset..offset.checked_add(length)?)
+    });
+    let Some(post) = post else {
+        return Vec::new();
+    };
+    if be_u32(post, 0) != Some(0x0002_0000) {
+        return Vec::new();
+    }
+    let glyphs = usize::from(be_u16(post, 32).unwrap_or(0));
+    let indices: Vec<u16> = (0..glyphs)
+        .map_while(|g| be_u16(post, 34 + 2 * g))
+        .collect();
+    let mut strings = Vec::new();
+    let mut at = 34 + 2 * glyphs;
+    while let Some(&len) = post.get(at) {
+        let Some(bytes) = post.get(at + 1..at + 1 + usize::from(len)) else {
+            break;
+        };
+        strings.push(String::from_utf8_lossy(bytes).into_owned());
+        at += 1 + usize::from(len);
+    }
+    indices
+        .iter()
+        .enumerate()
+        .filter_map(|(gid, &index)| {
+            let name = strings.get(usize::from(index).checked_sub(258)?)?;
+            Some((u16::try_from(gid).ok()?, name.clone()))
+        })
+        .collect()
+}
+
 /// Reads a CIDFont `/W` array: `c [w1 w2 …]` and `cfirst clast w` entries.
 fn parse_cid_widths(doc: &Document, w: &[Object]) -> HashMap<u32, f64> {
     let mut widths = HashMap::new();
+    let mut budget: usize = 1_000_000;
     let mut i = 0;
-    while i < w.len() && widths.len() < 100_000 {
+    while i < w.len() && budget > 0 {
         let Some(first) = w.get(i).and_then(|o| number(doc, o)) else {
             break;
         };
         let first = first.max(0.0) as u32;
         let next = w.get(i + 1).and_then(|o| deref(doc, o));
         if let Some(Object::Array(list)) = next {
-            for (k, value) in list.iter().enumerate().take(65_536) {
+            for (k, value) in list.iter().enumerate().take(budget.min(65_536)) {
+                budget -= 1;
                 if let Some(value) = number(doc, value) {
                     widths.insert(first.saturating_add(k as u32), value);
                 }
@@ -394,7 +553,9 @@ fn parse_cid_widths(doc: &Document, w: &[Object]) -> HashMap<u32, f64> {
         let last = next.and_then(|o| number(doc, o));
         let value = w.get(i + 2).and_then(|o| number(doc, o));
         if let (Some(last), Some(value)) = (last, value) {
-            let last = (last.max(0.0) as u32).min(first.saturating_add(65_535));
+            let span = (budget.min(65_536) as u32).saturating_sub(1);
+            let last = (last.max(0.0) as u32).min(first.saturating_add(span));
+            budget = budget.saturating_sub((last.saturating_sub(first) as usize) + 1);
             for code in first..=last {
                 widths.insert(code, value);
             }
@@ -464,7 +625,9 @@ fn tokenize_cmap(data: &[u8]) -> Vec<Token> {
                     i += 1;
                     continue;
                 }
-                tokens.push(Token::Word(String::from_utf8_lossy(&data[start..i]).into_owned()));
+                tokens.push(Token::Word(
+                    String::from_utf8_lossy(&data[start..i]).into_owned(),
+                ));
             }
         }
     }
@@ -528,11 +691,14 @@ fn offset_destination(dest: &[u8], offset: u32) -> String {
 pub fn parse_to_unicode(data: &[u8]) -> HashMap<u32, String> {
     let tokens = tokenize_cmap(data);
     let mut map = HashMap::new();
+    let mut budget = MAX_CMAP_ENTRIES;
     let mut i = 0;
-    while i < tokens.len() && map.len() < MAX_CMAP_ENTRIES {
+    while i < tokens.len() && budget > 0 {
         match &tokens[i] {
             Token::Word(w) if w == "beginbfchar" => i = parse_bfchar(&tokens, i + 1, &mut map),
-            Token::Word(w) if w == "beginbfrange" => i = parse_bfrange(&tokens, i + 1, &mut map),
+            Token::Word(w) if w == "beginbfrange" => {
+                i = parse_bfrange(&tokens, i + 1, &mut map, &mut budget)
+            }
             _ => i += 1,
         }
     }
@@ -553,13 +719,20 @@ fn parse_bfchar(tokens: &[Token], mut i: usize, map: &mut HashMap<u32, String>) 
     i
 }
 
-fn parse_bfrange(tokens: &[Token], mut i: usize, map: &mut HashMap<u32, String>) -> usize {
-    while i + 2 < tokens.len() && map.len() < MAX_CMAP_ENTRIES {
+/// `budget` bounds the entries ranges may expand to (overlapping ranges included).
+fn parse_bfrange(
+    tokens: &[Token],
+    mut i: usize,
+    map: &mut HashMap<u32, String>,
+    budget: &mut usize,
+) -> usize {
+    while i + 2 < tokens.len() && *budget > 0 {
         let (Token::Hex(lo), Token::Hex(hi)) = (&tokens[i], &tokens[i + 1]) else {
             break;
         };
         let (lo, hi) = (code_of(lo), code_of(hi));
-        let count = hi.saturating_sub(lo).min(65_535);
+        let count = hi.saturating_sub(lo).min(65_535).min(*budget as u32);
+        *budget = budget.saturating_sub(count as usize + 1);
         match &tokens[i + 2] {
             Token::Hex(dst) => {
                 for k in 0..=count {

@@ -87,7 +87,9 @@ fn range(doc: &Document, start: i64, dict: &Dictionary) -> Range {
 }
 
 fn label(range: &Range, index: i64) -> String {
-    let value = range.first.saturating_add(index - range.start);
+    let value = range
+        .first
+        .saturating_add(index.saturating_sub(range.start));
     let number = match range.style {
         Some(b'D') => value.to_string(),
         Some(b'R') => roman(value).to_uppercase(),

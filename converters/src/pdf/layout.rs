@@ -5,12 +5,16 @@
 use super::extract::{Run, SPACE_GAP_EM};
 
 /// A run expressed in its group's frame: `u` along the writing direction, `v` upwards.
+#[derive(Clone, Copy)]
 struct Placed<'r> {
     run: &'r Run,
     u0: f64,
     u1: f64,
     v: f64,
 }
+
+/// Most writing directions laid out separately per page.
+const MAX_DIRECTIONS: usize = 16;
 
 /// Lays the runs of one page out as lines of text.
 pub fn layout(runs: &[Run]) -> String {
@@ -25,6 +29,7 @@ pub fn layout(runs: &[Run]) -> String {
 fn direction_groups(runs: &[Run]) -> Vec<Vec<&Run>> {
     let mut groups: Vec<((f64, f64), Vec<&Run>, usize)> = Vec::new();
     for run in runs {
+        let full = groups.len() >= MAX_DIRECTIONS;
         let found = groups
             .iter_mut()
             .find(|(dir, _, _)| dir.0 * run.dir.0 + dir.1 * run.dir.1 > 0.99);
@@ -33,11 +38,17 @@ fn direction_groups(runs: &[Run]) -> Vec<Vec<&Run>> {
                 members.push(run);
                 *chars += run.text.len();
             }
-            None => groups.push((run.dir, vec![run], run.text.len())),
+            None if !full => groups.push((run.dir, vec![run], run.text.len())),
+            // Pathological pages: further directions share the last group.
+            None => {
+                if let Some((_, members, _)) = groups.last_mut() {
+                    members.push(run);
+                }
+            }
         }
     }
     // Stable: equal-sized groups keep their drawing order.
-    groups.sort_by(|a, b| b.2.cmp(&a.2));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.2));
     groups.into_iter().map(|(_, members, _)| members).collect()
 }
 
@@ -60,7 +71,8 @@ fn layout_group(runs: &[&Run]) -> Vec<String> {
     let mut line_v = 0.0;
     let mut line_size = 0.0;
     for item in placed {
-        let same_line = !lines.is_empty() && (line_v - item.v).abs() <= 0.5 * item.run.size.max(line_size);
+        let same_line =
+            !lines.is_empty() && (line_v - item.v).abs() <= 0.5 * item.run.size.max(line_size);
         if !same_line {
             line_v = item.v;
             line_size = item.run.size;
@@ -74,11 +86,185 @@ fn layout_group(runs: &[&Run]) -> Vec<String> {
             line.push(item);
         }
     }
-    lines.into_iter().map(join_line).collect()
+    for line in &mut lines {
+        line.sort_by(|a, b| a.u0.total_cmp(&b.u0));
+    }
+    order_columns(lines, 0).into_iter().map(join_line).collect()
 }
 
-fn join_line(mut line: Vec<Placed>) -> String {
-    line.sort_by(|a, b| a.u0.total_cmp(&b.u0));
+/// Fewest lines on each side of a gutter for a block to be read as two columns.
+const MIN_COLUMN_LINES: usize = 3;
+/// Deepest column split (a three-column page splits twice).
+const MAX_COLUMN_DEPTH: usize = 3;
+
+/// Reads multi-column regions column by column: finds the vertical gutter most lines
+/// break at, then, within each stretch of lines that no run crosses, emits the left
+/// column's lines before the right column's when both sides hold full-width text (so
+/// tables, whose cells are short, stay row by row).
+fn order_columns(lines: Vec<Vec<Placed>>, depth: usize) -> Vec<Vec<Placed>> {
+    if depth >= MAX_COLUMN_DEPTH || lines.len() < 2 * MIN_COLUMN_LINES {
+        return lines;
+    }
+    let Some(gutter) = find_gutter(&lines) else {
+        return lines;
+    };
+    let mut out = Vec::with_capacity(lines.len());
+    let mut block: Vec<Vec<Placed>> = Vec::new();
+    for line in lines {
+        if crosses(&line, gutter) {
+            flush_block(&mut block, gutter, depth, &mut out);
+            out.push(line);
+        } else {
+            block.push(line);
+        }
+    }
+    flush_block(&mut block, gutter, depth, &mut out);
+    out
+}
+
+fn crosses(line: &[Placed], x: f64) -> bool {
+    line.iter().any(|p| p.u0 < x && p.u1 > x)
+}
+
+/// The x most lines have text on both sides of, with no run across it.
+fn find_gutter(lines: &[Vec<Placed>]) -> Option<f64> {
+    let left = lines
+        .iter()
+        .flatten()
+        .map(|p| p.u0)
+        .fold(f64::INFINITY, f64::min);
+    let right = lines
+        .iter()
+        .flatten()
+        .map(|p| p.u1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let width = right - left;
+    if !(width.is_finite() && width > 0.0) {
+        return None;
+    }
+    let steps = 120;
+    let xs: Vec<f64> = (0..=steps)
+        .map(|step| left + width * (0.2 + 0.6 * step as f64 / steps as f64))
+        .collect();
+    let counts: Vec<usize> = xs
+        .iter()
+        .map(|&x| {
+            lines
+                .iter()
+                .filter(|line| {
+                    !crosses(line, x)
+                        && line.iter().any(|p| p.u1 <= x)
+                        && line.iter().any(|p| p.u0 >= x)
+                })
+                .count()
+        })
+        .collect();
+    let best = counts.iter().copied().max()?;
+    if best < MIN_COLUMN_LINES {
+        return None;
+    }
+    // The middle of the first stretch of best positions (one gutter, not two).
+    let first = counts.iter().position(|c| *c == best)?;
+    let len = counts[first..].iter().take_while(|c| **c == best).count();
+    let last = first + len.saturating_sub(1);
+    Some((xs.get(first)? + xs.get(last)?) / 2.0)
+}
+
+fn flush_block<'r>(
+    block: &mut Vec<Vec<Placed<'r>>>,
+    gutter: f64,
+    depth: usize,
+    out: &mut Vec<Vec<Placed<'r>>>,
+) {
+    let lines = std::mem::take(block);
+    let (mut left, mut right): (Vec<Vec<Placed>>, Vec<Vec<Placed>>) = (Vec::new(), Vec::new());
+    for line in &lines {
+        let (l, r): (Vec<&Placed>, Vec<&Placed>) = line.iter().partition(|p| p.u1 <= gutter);
+        if !l.is_empty() {
+            left.push(l.into_iter().copied().collect());
+        }
+        if !r.is_empty() {
+            right.push(r.into_iter().copied().collect());
+        }
+    }
+    if is_column(&left, depth) && is_column(&right, depth) {
+        out.extend(order_columns(left, depth + 1));
+        out.extend(order_columns(right, depth + 1));
+    } else {
+        out.extend(lines);
+    }
+}
+
+/// Whether line parts form a text column, or several side by side (the right part of a
+/// three-column page).
+fn is_column(parts: &[Vec<Placed>], depth: usize) -> bool {
+    if is_text_column(parts) {
+        return true;
+    }
+    if depth + 1 >= MAX_COLUMN_DEPTH || parts.len() < 2 * MIN_COLUMN_LINES {
+        return false;
+    }
+    let Some(gutter) = find_gutter(parts) else {
+        return false;
+    };
+    let (mut left, mut right): (Vec<Vec<Placed>>, Vec<Vec<Placed>>) = (Vec::new(), Vec::new());
+    for line in parts.iter().filter(|line| !crosses(line, gutter)) {
+        let (l, r): (Vec<Placed>, Vec<Placed>) = line.iter().partition(|p| p.u1 <= gutter);
+        if !l.is_empty() {
+            left.push(l);
+        }
+        if !r.is_empty() {
+            right.push(r);
+        }
+    }
+    is_column(&left, depth + 1) && is_column(&right, depth + 1)
+}
+
+/// Whether these line parts look like a column of running text: enough lines, most of
+/// them dense (no table-like gaps) and spanning at least half the column's width.
+fn is_text_column(parts: &[Vec<Placed>]) -> bool {
+    if parts.len() < MIN_COLUMN_LINES {
+        return false;
+    }
+    let start = parts
+        .iter()
+        .flatten()
+        .map(|p| p.u0)
+        .fold(f64::INFINITY, f64::min);
+    let end = parts
+        .iter()
+        .flatten()
+        .map(|p| p.u1)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let column = end - start;
+    let mut widths: Vec<f64> = parts
+        .iter()
+        .map(|line| {
+            let a = line.iter().map(|p| p.u0).fold(f64::INFINITY, f64::min);
+            let b = line.iter().map(|p| p.u1).fold(f64::NEG_INFINITY, f64::max);
+            b - a
+        })
+        .collect();
+    widths.sort_by(f64::total_cmp);
+    let median = widths.get(widths.len() / 2).copied().unwrap_or(0.0);
+    let dense = parts.iter().filter(|line| is_dense(line)).count();
+    column > 0.0 && median >= 0.5 * column && dense * 10 >= parts.len() * 7
+}
+
+/// Whether a line part reads as prose: no gap wider than an em between its runs (table
+/// cells are set apart further).
+fn is_dense(line: &[Placed]) -> bool {
+    let mut reached = f64::NEG_INFINITY;
+    for item in line {
+        if reached.is_finite() && item.u0 - reached > item.run.size {
+            return false;
+        }
+        reached = reached.max(item.u1);
+    }
+    true
+}
+
+fn join_line(line: Vec<Placed>) -> String {
     let mut text = String::new();
     let mut cursor: Option<(f64, f64, f64, &str)> = None; // (u0, u1 reached, size, text)
     for item in &line {
@@ -129,13 +315,19 @@ mod tests {
 
     #[test]
     fn joins_touching_runs_without_space() {
-        let runs = vec![run("Hel", 100.0, 700.0, 15.0), run("lo", 115.2, 700.0, 10.0)];
+        let runs = vec![
+            run("Hel", 100.0, 700.0, 15.0),
+            run("lo", 115.2, 700.0, 10.0),
+        ];
         assert_eq!(layout(&runs), "Hello");
     }
 
     #[test]
     fn drops_fake_bold_duplicates() {
-        let runs = vec![run("Bold", 100.0, 700.0, 20.0), run("Bold", 100.4, 700.0, 20.0)];
+        let runs = vec![
+            run("Bold", 100.0, 700.0, 20.0),
+            run("Bold", 100.4, 700.0, 20.0),
+        ];
         assert_eq!(layout(&runs), "Bold");
     }
 }

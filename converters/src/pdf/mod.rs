@@ -16,7 +16,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate, Offset, TimeZone, Utc};
 use lopdf::{Document, Object};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::{ConvertError, Conversion, FileMeta, Input, Locator, Unit, UnitKind};
+use crate::{Conversion, ConvertError, FileMeta, Input, Locator, Unit, UnitKind};
 
 const FORMAT: &str = "pdf";
 /// `%PDF-` must start within this many bytes.
@@ -34,7 +34,7 @@ pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let mut units = Vec::with_capacity(pages.len());
     for (index, (number, page_id)) in pages.iter().enumerate() {
         let runs = extract::page_runs(&doc, *page_id, &mut fonts);
-        let text = clean_text(&layout::layout(&runs));
+        let text = join_hyphenated(&clean_text(&layout::layout(&runs)));
         let locator = Locator {
             page: Some(*number),
             page_label: page_labels.as_ref().and_then(|l| l.get(index).cloned()),
@@ -56,7 +56,8 @@ fn load(bytes: &[u8]) -> Result<Document, ConvertError> {
     if !window.windows(5).any(|w| w == b"%PDF-") {
         return Err(ConvertError::corrupt(FORMAT, "no %PDF header"));
     }
-    let mut doc = Document::load_mem(bytes).map_err(|e| ConvertError::corrupt(FORMAT, lower_first(&e.to_string())))?;
+    let mut doc = Document::load_mem(bytes)
+        .map_err(|e| ConvertError::corrupt(FORMAT, lower_first(&e.to_string())))?;
     if doc.is_encrypted() && doc.decrypt("").is_err() {
         return Err(ConvertError::encrypted(FORMAT, "password required"));
     }
@@ -76,12 +77,22 @@ fn clean_text(raw: &str) -> String {
     let normalized: String = raw
         .nfkc()
         .filter(|c| *c != '\u{00AD}')
-        .map(|c| if c.is_whitespace() && c != '\n' { ' ' } else { c })
+        .map(|c| {
+            if c.is_whitespace() && c != '\n' {
+                ' '
+            } else {
+                c
+            }
+        })
         .filter(|c| !c.is_control() || *c == '\n')
         .collect();
     let mut out = String::with_capacity(normalized.len());
     for line in normalized.lines() {
-        let line = line.split(' ').filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+        let line = line
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
         if line.is_empty() {
             continue;
         }
@@ -91,6 +102,30 @@ fn clean_text(raw: &str) -> String {
         out.push_str(&line);
     }
     out
+}
+
+/// Rejoins words hyphenated across a line break ("compu-" + "tation" → "computation"
+/// at the end of the first line), as pdftotext does.
+fn join_hyphenated(text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for i in 1..lines.len() {
+        let (head, tail) = lines.split_at_mut(i);
+        let (Some(prev), Some(next)) = (head.last_mut(), tail.first_mut()) else {
+            continue;
+        };
+        let mut ending = prev.chars().rev();
+        let hyphenated = matches!(ending.next(), Some('-' | '\u{2010}'))
+            && ending.next().is_some_and(char::is_lowercase);
+        if !hyphenated || !next.chars().next().is_some_and(char::is_lowercase) {
+            continue;
+        }
+        let word_end = next.find(' ').unwrap_or(next.len());
+        prev.pop();
+        prev.push_str(&next[..word_end]);
+        *next = next[word_end..].trim_start().to_string();
+    }
+    lines.retain(|l| !l.is_empty());
+    lines.join("\n")
 }
 
 fn file_meta(doc: &Document, page_count: usize) -> FileMeta {

@@ -1,5 +1,8 @@
 use lopdf::content::{Content, Operation};
-use lopdf::{dictionary, Dictionary, Document, EncryptionState, EncryptionVersion, Object, Permissions, Stream, StringFormat};
+use lopdf::{
+    dictionary, Dictionary, Document, EncryptionState, EncryptionVersion, Object, Permissions,
+    Stream, StringFormat,
+};
 
 use super::*;
 use crate::FileType;
@@ -96,6 +99,18 @@ fn sample_document() -> Document {
             op("Tj", vec![text("(1,373)")]),
             op("TL", vec![14.into()]),
             op("'", vec![text("Next line")]),
+            op("Td", vec![0.into(), (-20).into()]),
+            op("Tj", vec![text("sec")]),
+            op(
+                "BDC",
+                vec![
+                    "Span".into(),
+                    Object::Dictionary(dictionary! { "ActualText" => text("ti") }),
+                ],
+            ),
+            op("Tj", vec![text("X")]),
+            op("EMC", vec![]),
+            op("Tj", vec![text("on")]),
             op("ET", vec![]),
         ],
     );
@@ -104,7 +119,17 @@ fn sample_document() -> Document {
         vec![
             op("BT", vec![]),
             op("Tf", vec!["F1".into(), 12.into()]),
-            op("Tm", vec![1.into(), 0.into(), 0.into(), 1.into(), 72.into(), 700.into()]),
+            op(
+                "Tm",
+                vec![
+                    1.into(),
+                    0.into(),
+                    0.into(),
+                    1.into(),
+                    72.into(),
+                    700.into(),
+                ],
+            ),
             op("Tj", vec![text("Second page")]),
             op("ET", vec![]),
             op("q", vec![]),
@@ -204,7 +229,8 @@ fn extracts_pages_text_labels_and_metadata() {
             "Hello World",
             "Quarterly report",
             "Purchases of equipment (1,577) (1,373)",
-            "Next line"
+            "Next line",
+            "section"
         ],
         "page 1 text: {:?}",
         page1.text
@@ -285,7 +311,9 @@ fn self_drawing_form_terminates() {
     );
     doc.objects.insert(form_id, Object::Stream(form));
     let body = content_stream(&mut doc, vec![op("Do", vec!["Self".into()])]);
-    let font_id = doc.add_object(dictionary! { "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica" });
+    let font_id = doc.add_object(
+        dictionary! { "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica" },
+    );
     if let Ok(page) = doc.get_dictionary_mut(page_id) {
         page.set("Contents", body);
         page.set(
@@ -305,16 +333,31 @@ fn self_drawing_form_terminates() {
 fn parses_pdf_dates() {
     let date = |s: &str| parse_pdf_date(s).map(|d| d.to_rfc3339());
     assert_eq!(date("D:2021").as_deref(), Some("2021-01-01T00:00:00+00:00"));
-    assert_eq!(date("D:20210704").as_deref(), Some("2021-07-04T00:00:00+00:00"));
-    assert_eq!(date("D:20210704153000Z").as_deref(), Some("2021-07-04T15:30:00+00:00"));
-    assert_eq!(date("D:20210704153000-05'00'").as_deref(), Some("2021-07-04T15:30:00-05:00"));
-    assert_eq!(date("20210704153000+0530").as_deref(), Some("2021-07-04T15:30:00+05:30"));
+    assert_eq!(
+        date("D:20210704").as_deref(),
+        Some("2021-07-04T00:00:00+00:00")
+    );
+    assert_eq!(
+        date("D:20210704153000Z").as_deref(),
+        Some("2021-07-04T15:30:00+00:00")
+    );
+    assert_eq!(
+        date("D:20210704153000-05'00'").as_deref(),
+        Some("2021-07-04T15:30:00-05:00")
+    );
+    assert_eq!(
+        date("20210704153000+0530").as_deref(),
+        Some("2021-07-04T15:30:00+05:30")
+    );
     assert_eq!(date("garbage"), None);
 }
 
 #[test]
 fn cleans_text() {
-    assert_eq!(clean_text("ﬁnance  re\u{00AD}port \n\n  x\u{0007}y "), "finance report\nxy");
+    assert_eq!(
+        clean_text("ﬁnance  re\u{00AD}port \n\n  x\u{0007}y "),
+        "finance report\nxy"
+    );
 }
 
 /// Real files from the shared corpus, when present.
@@ -328,10 +371,9 @@ fn realworld_corpus_when_present() {
     };
     let conversion = convert(&input(&bytes)).expect("3M 10-K converts");
     assert_eq!(conversion.units.len(), 160);
-    assert!(conversion
-        .units
-        .iter()
-        .any(|u| u.text.contains("Purchases of property, plant and equipment")));
+    assert!(conversion.units.iter().any(|u| u
+        .text
+        .contains("Purchases of property, plant and equipment")));
     let broken = root.join("Broken");
     for entry in std::fs::read_dir(&broken).into_iter().flatten().flatten() {
         let path = entry.path();
@@ -344,7 +386,11 @@ fn realworld_corpus_when_present() {
             file_type: FileType::Pdf,
             ..input
         });
-        assert!(!matches!(result, Err(ConvertError::Panic { .. })), "{}", path.display());
+        assert!(
+            !matches!(result, Err(ConvertError::Panic { .. })),
+            "{}",
+            path.display()
+        );
     }
 }
 
@@ -352,7 +398,10 @@ fn realworld_corpus_when_present() {
 #[test]
 #[ignore]
 fn dump() {
-    let (Ok(list), Ok(out)) = (std::env::var("PDF_DUMP_LIST"), std::env::var("PDF_DUMP_OUT")) else {
+    let (Ok(list), Ok(out)) = (
+        std::env::var("PDF_DUMP_LIST"),
+        std::env::var("PDF_DUMP_OUT"),
+    ) else {
         return;
     };
     let list = std::fs::read_to_string(list).unwrap_or_default();
@@ -363,12 +412,12 @@ fn dump() {
         let elapsed = started.elapsed().as_millis();
         let body = match result {
             Ok(c) => {
-                let pages: Vec<String> = c
-                    .units
-                    .iter()
-                    .map(|u| format!("{}", u.text))
-                    .collect();
-                eprintln!("{i}\t{elapsed}ms\t{} pages\t{:?}\t{path}", pages.len(), c.meta);
+                let pages: Vec<String> = c.units.iter().map(|u| u.text.clone()).collect();
+                eprintln!(
+                    "{i}\t{elapsed}ms\t{} pages\t{:?}\t{path}",
+                    pages.len(),
+                    c.meta
+                );
                 pages.join("\n\x0c")
             }
             Err(e) => {
@@ -377,5 +426,88 @@ fn dump() {
             }
         };
         let _ = std::fs::write(format!("{out}/{i}.txt"), body);
+    }
+}
+
+#[test]
+fn joins_hyphenated_words() {
+    assert_eq!(
+        join_hyphenated("the compu-\ntation is\ndone"),
+        "the computation\nis\ndone"
+    );
+    assert_eq!(
+        join_hyphenated("COVID-\n19 and well-\nKnown"),
+        "COVID-\n19 and well-\nKnown"
+    );
+    assert_eq!(join_hyphenated("a-\nb"), "ab");
+}
+
+/// Deterministic byte damage (flips, cuts, zeroed spans) must never panic.
+fn damaged_variants(bytes: &[u8], count: u64) -> Vec<Vec<u8>> {
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    (0..count)
+        .map(|i| {
+            let mut copy = bytes.to_vec();
+            let len = copy.len().max(1) as u64;
+            match i % 3 {
+                0 => {
+                    for _ in 0..8 {
+                        let at = (next() % len) as usize;
+                        if let Some(b) = copy.get_mut(at) {
+                            *b ^= (next() & 0xFF) as u8;
+                        }
+                    }
+                }
+                1 => copy.truncate((next() % len) as usize),
+                _ => {
+                    let at = (next() % len) as usize;
+                    let end = (at + 64).min(copy.len());
+                    copy[at..end].iter_mut().for_each(|b| *b = 0);
+                }
+            }
+            copy
+        })
+        .collect()
+}
+
+#[test]
+fn damaged_copies_never_panic() {
+    let sample = save(&mut sample_document());
+    for (i, bytes) in damaged_variants(&sample, 60).iter().enumerate() {
+        let result = crate::convert(&input(bytes));
+        assert!(
+            !matches!(result, Err(ConvertError::Panic { .. })),
+            "variant {i}: {result:?}"
+        );
+    }
+}
+
+/// Manual: damage every file in PDF_DUMP_LIST many times.
+#[test]
+#[ignore]
+fn fuzz_corpus() {
+    let Ok(list) = std::env::var("PDF_DUMP_LIST") else {
+        return;
+    };
+    let list = std::fs::read_to_string(list).unwrap_or_default();
+    for path in list.lines() {
+        let bytes = std::fs::read(path).unwrap_or_default();
+        if bytes.len() > 3_000_000 {
+            continue;
+        }
+        for (i, damaged) in damaged_variants(&bytes, 12).iter().enumerate() {
+            let started = std::time::Instant::now();
+            let result = crate::convert(&input(damaged));
+            let ms = started.elapsed().as_millis();
+            if matches!(result, Err(ConvertError::Panic { .. })) || ms > 5000 {
+                eprintln!("{path} variant {i}: {ms} ms {:?}", result.err());
+            }
+        }
     }
 }

@@ -1,0 +1,201 @@
+//! Running the binaries and talking to the daemon.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use dentate_proto::v1::dentate_client::DentateClient;
+use serde_json::Value;
+use tonic::transport::Channel;
+
+/// The folder holding the workspace binaries (next to this test's `deps/`).
+pub fn bin_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current exe");
+    let deps = exe.parent().expect("deps dir");
+    deps.parent().expect("target profile dir").to_path_buf()
+}
+
+pub fn binary(name: &str) -> PathBuf {
+    let path = bin_dir().join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: build the binaries first with `cargo build --bins` (scripts/test does)",
+        path.display()
+    );
+    path
+}
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("repo root")
+        .to_path_buf()
+}
+
+/// `../shared/corpus` when present (CI and developer machines), else `None`.
+pub fn shared_corpus() -> Option<PathBuf> {
+    let path = repo_root().join("../shared/corpus");
+    path.is_dir().then(|| path.canonicalize().expect("canonical corpus path"))
+}
+
+/// Copies a folder tree, keeping modification times.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create target");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        let file_type = entry.file_type().expect("file type");
+        if file_type.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else if file_type.is_file() {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+            let mtime = entry.metadata().and_then(|m| m.modified()).expect("mtime");
+            let file = std::fs::File::options().write(true).open(&target).expect("open copy");
+            file.set_modified(mtime).expect("set mtime");
+        }
+    }
+}
+
+/// Runs `dentate-index PROFILE --index INDEX --json` and returns the parsed summary.
+pub fn index(profile: &Path, index_dir: &Path) -> Value {
+    let output = Command::new(binary("dentate-index"))
+        .arg(profile)
+        .arg("--index")
+        .arg(index_dir)
+        .arg("--json")
+        .output()
+        .expect("run dentate-index");
+    assert!(
+        output.status.success(),
+        "dentate-index failed: {}\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        String::from_utf8_lossy(&output.stdout)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "summary is not JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+/// A running daemon; killed on drop.
+pub struct Daemon {
+    child: Child,
+    pub grpc: SocketAddr,
+    pub http: SocketAddr,
+}
+
+impl Daemon {
+    /// Starts `dentate-searchd` on ephemeral loopback ports and waits for its
+    /// `listening grpc=… http=…` line.
+    pub fn start(index_dir: &Path) -> Daemon {
+        let mut child = Command::new(binary("dentate-searchd"))
+            .arg("--index")
+            .arg(index_dir)
+            .arg("--grpc-addr")
+            .arg("127.0.0.1:0")
+            .arg("--http-addr")
+            .arg("127.0.0.1:0")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn dentate-searchd");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("read listening line");
+        let (grpc, http) = parse_listening(&line)
+            .unwrap_or_else(|| panic!("unexpected first line from dentate-searchd: {line:?}"));
+        Daemon { child, grpc, http }
+    }
+
+    pub async fn client(&self) -> DentateClient<Channel> {
+        DentateClient::connect(format!("http://{}", self.grpc))
+            .await
+            .expect("connect gRPC")
+    }
+
+    pub fn post(&self, path: &str, body: &str) -> (u16, Value) {
+        http_request(self.http, "POST", path, Some(body))
+    }
+
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        http_request(self.http, "GET", path, None)
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn parse_listening(line: &str) -> Option<(SocketAddr, SocketAddr)> {
+    let rest = line.trim().strip_prefix("listening ")?;
+    let mut grpc = None;
+    let mut http = None;
+    for part in rest.split_whitespace() {
+        if let Some(addr) = part.strip_prefix("grpc=") {
+            grpc = addr.parse().ok();
+        } else if let Some(addr) = part.strip_prefix("http=") {
+            http = addr.parse().ok();
+        }
+    }
+    Some((grpc?, http?))
+}
+
+/// A minimal HTTP/1.0 client (one request per connection), enough for JSON APIs.
+pub fn http_request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).expect("connect HTTP");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let body = body.unwrap_or("");
+    let request = format!(
+        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).expect("read response");
+    let text = String::from_utf8_lossy(&response);
+    let (head, payload) = text.split_once("\r\n\r\n").expect("HTTP head");
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status code");
+    let json = serde_json::from_str(payload).unwrap_or(Value::String(payload.to_string()));
+    (status, json)
+}
+
+/// Polls `check` until it returns true or `timeout` passes.
+pub fn eventually(timeout: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < timeout {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    check()
+}
+
+/// File paths of an HTTP `/retrieve` reply, in rank order.
+pub fn result_paths(reply: &Value) -> Vec<String> {
+    reply["results"]
+        .as_array()
+        .map(|results| {
+            results
+                .iter()
+                .map(|r| r["metadata"]["file_path"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,84 @@
+//! Acceptance checks on the shared real-world corpus (skipped when `../shared` is
+//! absent): malformed files fail with specific reasons, every other document and text
+//! file yields units, the 3M 10-K query finds its page, and a second run on an
+//! unchanged profile is nearly free.
+
+use std::time::Instant;
+
+use dentate_proto::v1 as pb;
+
+use crate::harness::{index, shared_corpus, Daemon};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn realworld_corpus_acceptance() {
+    let Some(corpus) = shared_corpus() else {
+        eprintln!("note: ../shared/corpus not present; skipping the real-world acceptance test");
+        return;
+    };
+    let profile = corpus.join("realworld");
+    let index_dir = tempfile::tempdir().unwrap();
+
+    let started = Instant::now();
+    let first = index(&profile, index_dir.path());
+    let first_seconds = started.elapsed().as_secs_f64();
+
+    // Every file under Broken/ failed, each with a specific reason.
+    let broken: Vec<String> = std::fs::read_dir(profile.join("Broken"))
+        .unwrap()
+        .map(|e| format!("Broken/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    let failures = first["failures"].as_array().unwrap();
+    for path in &broken {
+        let failure = failures.iter().find(|f| f["path"] == path.as_str());
+        let failure = failure.unwrap_or_else(|| panic!("{path} was not reported as failed"));
+        let reason = failure["reason"].as_str().unwrap();
+        assert!(reason.len() > 8, "{path}: vague reason {reason:?}");
+    }
+
+    let daemon = Daemon::start(index_dir.path());
+    let mut client = daemon.client().await;
+
+    // Every other document / text file yields units.
+    let listing = client
+        .list_files(pb::ListFilesRequest { pattern: String::new(), limit: 100_000, include_failed: true })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut problems = Vec::new();
+    for file in &listing.files {
+        let top_level = file.parent_path.is_empty();
+        let in_broken = file.path.starts_with("Broken/");
+        let textual = file.modality == "document" || file.modality == "text";
+        if top_level && !in_broken && textual && (file.status != "indexed" || file.unit_count == 0) {
+            problems.push(format!("{} ({}, {} units): {}", file.path, file.status, file.unit_count, file.error));
+        }
+    }
+    assert!(problems.is_empty(), "document/text files without units:\n{}", problems.join("\n"));
+
+    // The 3M query, in both request dialects.
+    let expected = "Documents/Finance/10-K/3M_2018_10K.pdf";
+    for body in [
+        r#"{"query": "3M purchases of property, plant and equipment 2018", "top_k": 5}"#,
+        r#"{"queries": ["3M purchases of property, plant and equipment 2018"], "topk": 5}"#,
+    ] {
+        let (status, reply) = daemon.post("/retrieve", body);
+        assert_eq!(status, 200, "{reply}");
+        let hit = reply["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["metadata"]["file_path"] == expected)
+            .unwrap_or_else(|| panic!("{expected} not in the top 5: {reply}"));
+        assert!(hit["metadata"]["page"].as_u64().unwrap() >= 1, "{hit}");
+    }
+
+    // Second run on the unchanged profile: under 5% of the first run's time.
+    let started = Instant::now();
+    let second = index(&profile, index_dir.path());
+    let second_seconds = started.elapsed().as_secs_f64();
+    assert_eq!(second["converted"], 0, "{second}");
+    assert!(
+        second_seconds < first_seconds * 0.05,
+        "second run took {second_seconds:.3} s, first {first_seconds:.3} s"
+    );
+}

@@ -1,0 +1,263 @@
+//! The shipped sample profile (`samples/profile`), indexed once and served once for all
+//! the API checks below.
+
+use std::sync::OnceLock;
+
+use dentate_proto::v1 as pb;
+use serde_json::json;
+use tonic::Code;
+
+use crate::harness::{copy_tree, index, repo_root, result_paths, Daemon};
+
+struct Served {
+    _profile: tempfile::TempDir,
+    _index: tempfile::TempDir,
+    summary: serde_json::Value,
+    daemon: Daemon,
+}
+
+/// Index and serve the sample profile once per test binary.
+fn served() -> &'static Served {
+    static SERVED: OnceLock<Served> = OnceLock::new();
+    SERVED.get_or_init(|| {
+        let profile = tempfile::tempdir().unwrap();
+        copy_tree(&repo_root().join("samples/profile"), profile.path());
+        let index_dir = tempfile::tempdir().unwrap();
+        let summary = index(profile.path(), index_dir.path());
+        let daemon = Daemon::start(index_dir.path());
+        Served { _profile: profile, _index: index_dir, summary, daemon }
+    })
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+fn search_request(query: &str, top_k: u32) -> pb::SearchRequest {
+    pb::SearchRequest { query: query.to_string(), top_k, ..Default::default() }
+}
+
+#[test]
+fn every_sample_file_is_indexed_with_every_unit_kind() {
+    let summary = &served().summary;
+    assert_eq!(summary["files"]["failed"], 0, "{summary}");
+    let kinds = summary["units_by_kind"].as_object().unwrap();
+    for kind in ["page", "slide", "rows", "message", "event", "span", "image", "media", "metadata"] {
+        assert!(kinds.get(kind).and_then(|v| v.as_u64()).unwrap_or(0) > 0, "no {kind} units: {summary}");
+    }
+}
+
+/// (query, expected file, locator check) from samples/FACTS.md: the expected file must
+/// be among the top 3 files and its best unit must carry the locator.
+const FACTS: &[(&str, &str, &str)] = &[];
+
+fn locator_matches(locator: &pb::Locator, expected: &str) -> bool {
+    let (key, value) = expected.split_once('=').unwrap_or((expected, ""));
+    let number: u64 = value.parse().unwrap_or(0);
+    match key {
+        "page" => locator.page == Some(number as u32),
+        "slide" => locator.slide == Some(number as u32),
+        "line" => locator.line_start.unwrap_or(u64::MAX) <= number && number <= locator.line_end.unwrap_or(0),
+        "row" => locator.row_start.unwrap_or(u64::MAX) <= number && number <= locator.row_end.unwrap_or(0),
+        "sheet" => locator.sheet.as_deref() == Some(value),
+        "event" => locator.event_uid.is_some(),
+        "any" => true,
+        other => panic!("unknown locator check {other}"),
+    }
+}
+
+#[test]
+fn sample_facts_are_found_with_their_locators() {
+    let daemon = &served().daemon;
+    runtime().block_on(async {
+        let mut client = daemon.client().await;
+        let mut misses = Vec::new();
+        for (query, path, locator) in FACTS {
+            let reply = client.search(search_request(query, 3)).await.unwrap().into_inner();
+            let hit = reply.files.iter().find(|f| f.file.as_ref().unwrap().path == *path);
+            match hit {
+                None => misses.push(format!("{query:?}: {path} not in top 3 ({:?})",
+                    reply.files.iter().map(|f| f.file.as_ref().unwrap().path.clone()).collect::<Vec<_>>())),
+                Some(hit) => {
+                    if !hit.units.iter().any(|u| locator_matches(u.locator.as_ref().unwrap(), locator)) {
+                        misses.push(format!("{query:?}: {path} found but no unit at {locator}: {:?}",
+                            hit.units.iter().map(|u| u.locator.clone()).collect::<Vec<_>>()));
+                    }
+                }
+            }
+        }
+        assert!(misses.is_empty(), "{} of {} facts missed:\n{}", misses.len(), FACTS.len(), misses.join("\n"));
+    });
+}
+
+#[test]
+fn grpc_health_reflection_stats_and_file_tools() {
+    let daemon = &served().daemon;
+    runtime().block_on(async {
+        // Standard health service.
+        let channel = tonic::transport::Channel::from_shared(format!("http://{}", daemon.grpc))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+        let status = health
+            .check(tonic_health::pb::HealthCheckRequest { service: "dentate.v1.Dentate".into() })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(status.status, tonic_health::pb::health_check_response::ServingStatus::Serving as i32);
+
+        // Server reflection lists our service (what grpcurl uses).
+        use tonic_reflection::pb::v1::{
+            server_reflection_client::ServerReflectionClient, server_reflection_request::MessageRequest,
+            server_reflection_response::MessageResponse, ServerReflectionRequest,
+        };
+        let mut reflection = ServerReflectionClient::new(channel);
+        let request = ServerReflectionRequest { host: String::new(), message_request: Some(MessageRequest::ListServices(String::new())) };
+        let mut stream = reflection.server_reflection_info(tokio_stream::iter(vec![request])).await.unwrap().into_inner();
+        let response = stream.message().await.unwrap().unwrap();
+        let Some(MessageResponse::ListServicesResponse(list)) = response.message_response else { panic!("no service list") };
+        let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+        assert!(names.contains(&"dentate.v1.Dentate".to_string()), "{names:?}");
+
+        let mut client = daemon.client().await;
+        let stats = client.stats(pb::StatsRequest {}).await.unwrap().into_inner();
+        assert!(stats.files_indexed >= 20, "{stats:?}");
+        assert!(stats.units >= stats.files_indexed);
+        assert!(!stats.last_commit.is_empty());
+
+        // ListFiles with a glob, GetMetadata and GetText on one PDF.
+        let pdfs = client
+            .list_files(pb::ListFilesRequest { pattern: "**/*.pdf".into(), limit: 0, include_failed: false })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(!pdfs.files.is_empty());
+        assert!(pdfs.files.iter().all(|f| f.path.ends_with(".pdf")));
+        let pdf = &pdfs.files[0];
+        let meta = client.get_metadata(pb::FileRequest { path: pdf.path.clone() }).await.unwrap().into_inner();
+        assert_eq!(meta.modality, "document");
+        assert_eq!(meta.status, "indexed");
+        let text = client.get_text(pb::FileRequest { path: pdf.path.clone() }).await.unwrap().into_inner();
+        assert_eq!(text.segments.len() as u32, meta.unit_count);
+        let pages: Vec<u32> = text.segments.iter().map(|s| s.locator.as_ref().unwrap().page.unwrap()).collect();
+        assert_eq!(pages, (1..=pages.len() as u32).collect::<Vec<_>>());
+
+        // Path escapes and unknown files.
+        for bad in ["../etc/passwd", "/etc/passwd", "a/../../b"] {
+            let error = client.get_text(pb::FileRequest { path: bad.into() }).await.unwrap_err();
+            assert_eq!(error.code(), Code::InvalidArgument, "{bad}");
+        }
+        let error = client.get_metadata(pb::FileRequest { path: "no/such/file.txt".into() }).await.unwrap_err();
+        assert_eq!(error.code(), Code::NotFound);
+    });
+}
+
+#[test]
+fn search_filters_grouping_and_explain() {
+    let daemon = &served().daemon;
+    runtime().block_on(async {
+        let mut client = daemon.client().await;
+        // A broad query, grouped: distinct files, at most units_per_file each.
+        let mut request = search_request("the and meeting invoice report", 10);
+        request.units_per_file = 2;
+        request.explain = true;
+        let reply = client.search(request.clone()).await.unwrap().into_inner();
+        assert!(reply.files.len() > 1);
+        let mut paths: Vec<&str> = reply.files.iter().map(|f| f.file.as_ref().unwrap().path.as_str()).collect();
+        paths.dedup();
+        assert_eq!(paths.len(), reply.files.len(), "files repeat");
+        for file in &reply.files {
+            assert!(!file.units.is_empty() && file.units.len() <= 2);
+            let explain = file.units[0].explain.as_ref().expect("explain");
+            assert!(explain.signals.keys().any(|k| k.starts_with("bm25.")), "{explain:?}");
+        }
+        assert!(reply.explain.as_ref().unwrap().notes.iter().any(|n| n.starts_with("terms:")));
+
+        // Modality and extension filters.
+        request.explain = false;
+        request.modalities = vec!["document".into()];
+        let reply = client.search(request.clone()).await.unwrap().into_inner();
+        assert!(!reply.files.is_empty());
+        assert!(reply.files.iter().all(|f| f.file.as_ref().unwrap().modality == "document"));
+        request.modalities.clear();
+        request.extensions = vec!["EML".into()];
+        let reply = client.search(request.clone()).await.unwrap().into_inner();
+        assert!(reply.files.iter().all(|f| f.file.as_ref().unwrap().extension == "eml"));
+
+        // A content-time range that holds nothing.
+        request.extensions.clear();
+        request.content_time = Some(pb::TimeRange { start: 1, end: 2 });
+        let reply = client.search(request.clone()).await.unwrap().into_inner();
+        assert!(reply.files.is_empty());
+
+        // Path prefix filter.
+        let listing = client
+            .list_files(pb::ListFilesRequest { pattern: "**/*.eml".into(), limit: 1, include_failed: false })
+            .await
+            .unwrap()
+            .into_inner();
+        let folder = listing.files[0].path.rsplit_once('/').unwrap().0.to_string();
+        let mut request = search_request("the and meeting invoice report", 10);
+        request.path_prefixes = vec![folder.clone()];
+        let reply = client.search(request).await.unwrap().into_inner();
+        assert!(reply.files.iter().all(|f| f.file.as_ref().unwrap().path.starts_with(&folder)));
+
+        // Bad requests are INVALID_ARGUMENT.
+        let error = client.search(search_request("the of and", 10)).await.unwrap_err();
+        assert_eq!(error.code(), Code::InvalidArgument);
+        let mut request = search_request("invoice", 5000);
+        let error = client.search(request.clone()).await.unwrap_err();
+        assert_eq!(error.code(), Code::InvalidArgument);
+        request.top_k = 5;
+        request.modalities = vec!["hologram".into()];
+        let error = client.search(request).await.unwrap_err();
+        assert_eq!(error.code(), Code::InvalidArgument);
+    });
+}
+
+#[test]
+fn http_gateway_speaks_hippocamp_and_search_r1() {
+    let daemon = &served().daemon;
+    let (status, health) = daemon.get("/health");
+    assert_eq!(status, 200);
+    assert_eq!(health["status"], "ok");
+
+    let (status, reply) = daemon.post("/retrieve", r#"{"query": "invoice total", "top_k": 4}"#);
+    assert_eq!(status, 200, "{reply}");
+    let results = reply["results"].as_array().unwrap();
+    assert!(!results.is_empty() && results.len() <= 4);
+    assert_eq!(reply["query"], "invoice total");
+    assert_eq!(reply["reranked"], false);
+    for result in results {
+        for key in ["id", "text", "score", "metadata"] {
+            assert!(result.get(key).is_some(), "{key} missing in {result}");
+        }
+        for key in ["file_path", "file_name", "file_type", "modality", "content_time"] {
+            assert!(result["metadata"].get(key).is_some(), "{key} missing in {result}");
+        }
+    }
+
+    // Search-R1 dialect: same results plus the list-of-lists form.
+    let (status, r1) = daemon.post("/search", r#"{"queries": ["invoice total", "calendar"], "topk": 4, "return_scores": true}"#);
+    assert_eq!(status, 200, "{r1}");
+    assert_eq!(result_paths(&r1), result_paths(&reply));
+    let lists = r1["result"].as_array().unwrap();
+    assert_eq!(lists.len(), 2);
+    assert!(lists[0][0]["document"]["contents"].as_str().unwrap().len() > 10);
+
+    // Grouped search over HTTP.
+    let (status, grouped) = daemon.post("/api/search", &json!({"query": "invoice total", "top_k": 3}).to_string());
+    assert_eq!(status, 200, "{grouped}");
+    assert!(grouped["files"].as_array().unwrap().len() <= 3);
+
+    // Bad requests: 400 with a message, never 500.
+    for body in ["", "not json", "{}", r#"{"query": 5}"#, r#"{"query": "x", "top_k": -1}"#,
+                 r#"{"queries": []}"#, r#"{"query": "invoice", "top_k": 100000}"#,
+                 r#"{"query": "invoice", "mode": "psychic"}"#, r#"{"query": "the of"}"#] {
+        let (status, reply) = daemon.post("/retrieve", body);
+        assert_eq!(status, 400, "{body:?} → {reply}");
+        assert!(reply["error"].as_str().map(|e| !e.is_empty()).unwrap_or(false), "{reply}");
+    }
+}
