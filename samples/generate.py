@@ -12,6 +12,7 @@ Run (see samples/README.md):
     /tmp/sgen/bin/pip install python-docx openpyxl python-pptx reportlab pillow piexif numpy odfpy
     apt-get install -y ffmpeg
     /tmp/sgen/bin/python samples/generate.py
+    python3 samples/generate.py --restore-mtimes   # after a git checkout (stdlib only)
 """
 import base64
 import csv
@@ -47,11 +48,39 @@ def p(rel):
     return path
 
 
+STAMPS = {}
+
+
 def stamp(rel, when):
     """Set mtime/atime to a local Europe/London time 'YYYY-MM-DD HH:MM'."""
     t = dt.datetime.strptime(when, "%Y-%m-%d %H:%M").replace(tzinfo=TZ)
     ts = t.timestamp()
     os.utime(p(rel), (ts, ts))
+    STAMPS[rel] = (int(ts), t.isoformat())
+
+
+MTIMES = os.path.join(HERE, "mtimes.tsv")
+
+
+def write_mtimes():
+    """Git does not keep mtimes; record them so --restore-mtimes can re-apply them."""
+    with open(MTIMES, "w", encoding="utf-8", newline="\n") as f:
+        f.write("# path (under profile/)\tmtime (unix seconds)\tlocal time (Europe/London)\n")
+        for rel in sorted(STAMPS):
+            f.write("%s\t%d\t%s\n" % (rel, STAMPS[rel][0], STAMPS[rel][1]))
+
+
+def restore_mtimes():
+    """Re-apply the story mtimes to a checked-out profile (stdlib only)."""
+    n = 0
+    with open(MTIMES, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            rel, ts, _ = line.rstrip("\n").split("\t")
+            os.utime(os.path.join(OUT, rel), (int(ts), int(ts)))
+            n += 1
+    print("restored mtimes of %d files" % n)
 
 
 def write_text(rel, text, when, encoding="utf-8"):
@@ -1734,6 +1763,7 @@ def main():
     make_zip()
     make_images()
     make_media()
+    write_mtimes()
     n, size = 0, 0
     for root, _, files in os.walk(OUT):
         for f in files:
@@ -1743,4 +1773,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if "--restore-mtimes" in sys.argv:
+        restore_mtimes()
+    else:
+        main()

@@ -16,7 +16,7 @@ use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone};
 use exif::{In, Tag, Value};
 use image::{ImageError, ImageFormat, ImageReader};
 
-use crate::{ConvertError, Conversion, FileMeta, FileType, Input, Locator, Unit, UnitKind};
+use crate::{Conversion, ConvertError, FileMeta, FileType, Input, Locator, Unit, UnitKind};
 
 /// Images up to this many pixels are decoded in full to check the pixel data.
 pub const MAX_DECODE_PIXELS: u64 = 40_000_000;
@@ -103,7 +103,10 @@ pub fn convert_image(input: &Input) -> Result<Conversion, ConvertError> {
     let name = base_name(input.name);
     let photo = read_exif(input.bytes).unwrap_or_default();
     let (format, dims) = match probe_image(input.bytes) {
-        Ok(probe) => (Some(image_format_name(probe.0).to_string()), Some((probe.1, probe.2))),
+        Ok(probe) => (
+            Some(image_format_name(probe.0).to_string()),
+            Some((probe.1, probe.2)),
+        ),
         Err(ProbeError::Unsupported(format)) => (Some(format), None),
         Err(ProbeError::Corrupt(message)) => {
             if photo.is_empty() || !header_intact(input.bytes) {
@@ -158,7 +161,10 @@ fn undecodable_format(bytes: &[u8]) -> Option<&'static str> {
         if brand == b"avif" || brand == b"avis" {
             return Some("AVIF");
         }
-        if matches!(brand, b"heic" | b"heix" | b"heim" | b"heis" | b"mif1" | b"msf1") {
+        if matches!(
+            brand,
+            b"heic" | b"heix" | b"heim" | b"heis" | b"mif1" | b"msf1"
+        ) {
             return Some("HEIC");
         }
     }
@@ -266,7 +272,11 @@ fn read_exif(bytes: &[u8]) -> Option<PhotoInfo> {
             Value::Ascii(parts) => {
                 let joined: Vec<String> = parts
                     .iter()
-                    .map(|p| String::from_utf8_lossy(p).trim_matches(['\0', ' ']).to_string())
+                    .map(|p| {
+                        String::from_utf8_lossy(p)
+                            .trim_matches(['\0', ' '])
+                            .to_string()
+                    })
                     .filter(|p| !p.is_empty())
                     .collect();
                 (!joined.is_empty()).then(|| joined.join(" "))
@@ -284,8 +294,8 @@ fn read_exif(bytes: &[u8]) -> Option<PhotoInfo> {
             return None;
         };
         let dms: Vec<f64> = parts.iter().take(3).map(|r| r.to_f64()).collect();
-        let mut degrees = dms.first()? + dms.get(1).unwrap_or(&0.0) / 60.0
-            + dms.get(2).unwrap_or(&0.0) / 3600.0;
+        let mut degrees =
+            dms.first()? + dms.get(1).unwrap_or(&0.0) / 60.0 + dms.get(2).unwrap_or(&0.0) / 3600.0;
         if let Some(r) = ascii(reference) {
             if r.starts_with(['S', 's', 'W', 'w']) {
                 degrees = -degrees;
@@ -406,7 +416,10 @@ fn media_conversion(input: &Input, probe: MediaProbe) -> Conversion {
         text.push_str(&format!(", duration {}", human_duration(d)));
     }
     if let Some(created) = probe.created {
-        text.push_str(&format!(", recorded {}", created.format("%A %-d %B %Y %H:%M")));
+        text.push_str(&format!(
+            ", recorded {}",
+            created.format("%A %-d %B %Y %H:%M")
+        ));
     }
     text.push_str(&format!(", {}", human_size(input.size)));
     let mut fields = BTreeMap::new();
@@ -480,11 +493,14 @@ fn probe_media(bytes: &[u8], size: u64) -> Result<MediaProbe, String> {
     if bytes.starts_with(b"\0\0\x01\xBA") || bytes.starts_with(b"\0\0\x01\xB3") {
         return Ok(simple("MPEG"));
     }
-    if bytes[0] == 0xFF && bytes[1] & 0xF6 == 0xF0 {
-        return Ok(simple("AAC (ADTS)"));
-    }
-    if bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0 {
-        return Ok(simple("MP3"));
+    let sync = (bytes.first().copied(), bytes.get(1).copied());
+    if let (Some(0xFF), Some(second)) = sync {
+        if second & 0xF6 == 0xF0 {
+            return Ok(simple("AAC (ADTS)"));
+        }
+        if second & 0xE0 == 0xE0 {
+            return Ok(simple("MP3"));
+        }
     }
     if looks_like_bmff(bytes) {
         return probe_bmff(bytes, size);
@@ -688,7 +704,10 @@ fn probe_bmff(bytes: &[u8], size: u64) -> Result<MediaProbe, String> {
 fn box_header(bytes: &[u8], at: usize, remaining: u64) -> Result<(&[u8], usize, u64), String> {
     let size32 = be_u32(bytes, at).ok_or("truncated box header")?;
     let kind = bytes.get(at + 4..at + 8).ok_or("truncated box header")?;
-    if !kind.iter().all(|c| c.is_ascii_alphanumeric() || *c == b' ' || *c == 0xA9) {
+    if !kind
+        .iter()
+        .all(|c| c.is_ascii_alphanumeric() || *c == b' ' || *c == 0xA9)
+    {
         return Err(format!("invalid box type at byte {at}"));
     }
     let (header, size) = match size32 {
@@ -831,13 +850,23 @@ fn probe_ebml(bytes: &[u8], size: u64) -> Result<MediaProbe, String> {
         .ok()
         .and_then(|l| header_body.checked_add(l))
         .ok_or("bad ebml header size")?;
-    let header = bytes.get(header_body..header_end).ok_or("truncated ebml header")?;
+    let header = bytes
+        .get(header_body..header_end)
+        .ok_or("truncated ebml header")?;
     let doc_type = ebml_children(header)
         .into_iter()
         .find(|(id, _)| *id == 0x4282)
-        .map(|(_, v)| String::from_utf8_lossy(v).trim_end_matches('\0').to_string())
+        .map(|(_, v)| {
+            String::from_utf8_lossy(v)
+                .trim_end_matches('\0')
+                .to_string()
+        })
         .unwrap_or_default();
-    let mut probe = simple(if doc_type == "webm" { "WebM" } else { "Matroska" });
+    let mut probe = simple(if doc_type == "webm" {
+        "WebM"
+    } else {
+        "Matroska"
+    });
     let (segment_id, id_len) = ebml_id(bytes, header_end).ok_or("missing segment")?;
     if segment_id != 0x1853_8067 {
         return Err("no segment after ebml header".into());
@@ -866,13 +895,14 @@ fn probe_ebml(bytes: &[u8], size: u64) -> Result<MediaProbe, String> {
             .map(|(_, v)| v.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b)))
             .filter(|s| *s > 0)
             .unwrap_or(1_000_000);
-        let duration = fields.iter().find(|(id, _)| *id == 0x4489).and_then(|(_, v)| {
-            match v.len() {
+        let duration = fields
+            .iter()
+            .find(|(id, _)| *id == 0x4489)
+            .and_then(|(_, v)| match v.len() {
                 4 => Some(f64::from(f32::from_be_bytes((*v).try_into().ok()?))),
                 8 => Some(f64::from_be_bytes((*v).try_into().ok()?)),
                 _ => None,
-            }
-        });
+            });
         if let Some(d) = duration.filter(|d| d.is_finite() && *d > 0.0) {
             probe.duration_s = Some(d * scale as f64 / 1e9);
         }
@@ -890,11 +920,7 @@ fn check_segment_children(
 ) -> Result<(), String> {
     const CLUSTER: u32 = 0x1F43_B675;
     let unknown = is_unknown_size(len, len_len);
-    let segment_end = if unknown {
-        u64::MAX
-    } else {
-        body as u64 + len
-    };
+    let segment_end = if unknown { u64::MAX } else { body as u64 + len };
     let mut at = body;
     let mut clusters = 0usize;
     while (at as u64) < segment_end {
@@ -933,7 +959,10 @@ fn ebml_id(bytes: &[u8], at: usize) -> Option<(u32, usize)> {
         return None;
     }
     let raw = bytes.get(at..at + len)?;
-    Some((raw.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)), len))
+    Some((
+        raw.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)),
+        len,
+    ))
 }
 
 /// An EBML variable-length size (marker removed) and its length in bytes.
@@ -998,7 +1027,11 @@ pub fn convert_binary(input: &Input) -> Result<Conversion, ConvertError> {
     let bytes = input.bytes;
     let description = describe_binary(bytes, input.size, &ext)?;
     let name = base_name(input.name);
-    let mut text = format!("File {name}, {}, {}", description.kind, human_size(input.size));
+    let mut text = format!(
+        "File {name}, {}, {}",
+        description.kind,
+        human_size(input.size)
+    );
     for line in &description.details {
         text.push('\n');
         text.push_str(line);
@@ -1135,7 +1168,9 @@ fn describe_npy(bytes: &[u8]) -> Result<BinaryDescription, ConvertError> {
     let descr = descr.trim_matches(['\'', '"']).to_string();
     let dtype = numpy_dtype_name(&descr);
     let mut description = BinaryDescription::new("NumPy array");
-    description.details.push(format!("dtype {dtype} ({descr}), shape {shape}"));
+    description
+        .details
+        .push(format!("dtype {dtype} ({descr}), shape {shape}"));
     description.fields.insert("dtype".into(), dtype);
     description.fields.insert("shape".into(), shape);
     Ok(description)
@@ -1144,8 +1179,14 @@ fn describe_npy(bytes: &[u8]) -> Result<BinaryDescription, ConvertError> {
 /// The raw value text of `'key': value` in a Python dict literal.
 fn dict_value(header: &str, key: &str) -> Option<String> {
     let quoted = [format!("'{key}'"), format!("\"{key}\"")];
-    let at = quoted.iter().find_map(|k| header.find(k.as_str()).map(|i| i + k.len()))?;
-    let rest = header.get(at..)?.trim_start().strip_prefix(':')?.trim_start();
+    let at = quoted
+        .iter()
+        .find_map(|k| header.find(k.as_str()).map(|i| i + k.len()))?;
+    let rest = header
+        .get(at..)?
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start();
     let value = if rest.starts_with('(') {
         let end = rest.find(')')?;
         rest.get(..=end)?
@@ -1199,7 +1240,9 @@ fn describe_zip(bytes: &[u8], size: u64, ext: &str) -> Result<BinaryDescription,
         (names, count)
     };
     let mut description = BinaryDescription::new(kind);
-    description.fields.insert("members".into(), total.to_string());
+    description
+        .fields
+        .insert("members".into(), total.to_string());
     if !names.is_empty() {
         let more = if total > names.len() {
             format!(" (and {} more)", total - names.len())
@@ -1278,7 +1321,9 @@ fn describe_tar(bytes: &[u8]) -> BinaryDescription {
     }
     let mut description = BinaryDescription::new("tar archive");
     if !names.is_empty() {
-        description.details.push(format!("Contains: {}", names.join(", ")));
+        description
+            .details
+            .push(format!("Contains: {}", names.join(", ")));
     }
     description
 }
@@ -1289,7 +1334,10 @@ fn describe_safetensors(bytes: &[u8]) -> Option<BinaryDescription> {
     let header = bytes.get(8..8usize.checked_add(len)?)?;
     let json: serde_json::Value = serde_json::from_slice(header).ok()?;
     let tensors = json.as_object()?;
-    let count = tensors.keys().filter(|k| k.as_str() != "__metadata__").count();
+    let count = tensors
+        .keys()
+        .filter(|k| k.as_str() != "__metadata__")
+        .count();
     let names: Vec<String> = tensors
         .iter()
         .filter(|(k, _)| k.as_str() != "__metadata__")
@@ -1301,65 +1349,496 @@ fn describe_safetensors(bytes: &[u8]) -> Option<BinaryDescription> {
         })
         .collect();
     let mut description = BinaryDescription::new("safetensors weights");
-    description.fields.insert("tensors".into(), count.to_string());
+    description
+        .fields
+        .insert("tensors".into(), count.to_string());
     if !names.is_empty() {
-        description.details.push(format!("Tensors: {}", names.join(", ")));
+        description
+            .details
+            .push(format!("Tensors: {}", names.join(", ")));
     }
     Some(description)
 }
 
 #[cfg(test)]
-mod survey {
-    use crate::{convert, detect, FileType, Input};
-    use std::path::Path;
+mod tests {
+    use std::io::Write;
 
-    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() { walk(&p, out) } else { out.push(p) }
+    use super::*;
+
+    fn input<'a>(name: &'a str, bytes: &'a [u8], size: u64, file_type: FileType) -> Input<'a> {
+        Input {
+            name,
+            bytes,
+            size,
+            file_type,
         }
     }
 
-    #[test]
-    #[ignore]
-    fn corpus_survey() {
-        let mut files = Vec::new();
-        for root in ["../../shared/corpus/realworld", "../../shared/corpus/persona/home"] {
-            walk(Path::new(root), &mut files);
-        }
-        files.sort();
-        for path in files {
-            let bytes = std::fs::read(&path).unwrap();
-            let name = path.to_string_lossy().to_string();
-            let head = &bytes[..bytes.len().min(8192)];
-            let ft = detect(&name, head);
-            if !matches!(ft, FileType::Image | FileType::Audio | FileType::Video | FileType::Binary | FileType::Xlsx | FileType::Xls | FileType::Ods | FileType::Csv | FileType::Tsv | FileType::Sqlite) { continue; }
-            let slice = if ft.needs_full_content() { &bytes[..] } else { &bytes[..bytes.len().min(1 << 20)] };
-            let input = Input { name: &name, bytes: slice, size: bytes.len() as u64, file_type: ft };
-            let t = std::time::Instant::now();
-            match convert(&input) {
-                Ok(c) => {
-                    let first = c.units.first().map(|u| u.text.chars().take(300).collect::<String>()).unwrap_or_default();
-                    println!("OK {name} [{}] units={} {:?} {}ms\n   {first}\n   loc={:?} meta={:?}", ft.as_str(), c.units.len(), c.units.first().map(|u| &u.fields), t.elapsed().as_millis(), c.units.first().map(|u| u.locator.describe()), c.meta);
-                }
-                Err(e) => println!("ERR {name} [{}] {e}", ft.as_str()),
-            }
-        }
+    fn image_input<'a>(name: &'a str, bytes: &'a [u8]) -> Input<'a> {
+        input(name, bytes, bytes.len() as u64, FileType::Image)
     }
-}
-#[cfg(test)]
-mod survey2 {
-    #[test]
-    #[ignore]
-    fn dump() {
-        for p in std::env::var("DUMP").unwrap().split(',') {
-            let bytes = std::fs::read(p).unwrap();
-            let input = crate::Input::detect(p, &bytes);
-            match crate::convert(&input) {
-                Ok(c) => { for u in c.units.iter().take(3) { println!("--- {:?} title={:?}\n{}", u.locator.describe(), u.title, u.text); } println!("meta {:?}", c.meta); }
-                Err(e) => println!("ERR {e}"),
+
+    // --- a hand-built EXIF block ---------------------------------------------------
+
+    /// One IFD entry: tag, TIFF type, count, value bytes (little-endian).
+    type Entry = (u16, u16, u32, Vec<u8>);
+
+    fn ascii(tag: u16, text: &str) -> Entry {
+        let mut bytes = text.as_bytes().to_vec();
+        bytes.push(0);
+        (tag, 2, bytes.len() as u32, bytes)
+    }
+
+    fn rationals(tag: u16, values: &[(u32, u32)]) -> Entry {
+        let bytes = values
+            .iter()
+            .flat_map(|(n, d)| n.to_le_bytes().into_iter().chain(d.to_le_bytes()))
+            .collect();
+        (tag, 5, values.len() as u32, bytes)
+    }
+
+    fn long(tag: u16, value: u32) -> Entry {
+        (tag, 4, 1, value.to_le_bytes().to_vec())
+    }
+
+    fn ifd_len(entries: &[Entry]) -> usize {
+        2 + 12 * entries.len()
+            + 4
+            + entries
+                .iter()
+                .map(|e| if e.3.len() > 4 { e.3.len() } else { 0 })
+                .sum::<usize>()
+    }
+
+    /// Writes an IFD at `start` (offset from the TIFF header) with its out-of-line data.
+    fn write_ifd(out: &mut Vec<u8>, start: usize, entries: &[Entry]) {
+        let mut data_at = start + 2 + 12 * entries.len() + 4;
+        let mut data: Vec<u8> = Vec::new();
+        out.extend((entries.len() as u16).to_le_bytes());
+        for (tag, kind, count, value) in entries {
+            out.extend(tag.to_le_bytes());
+            out.extend(kind.to_le_bytes());
+            out.extend(count.to_le_bytes());
+            if value.len() <= 4 {
+                let mut inline = value.clone();
+                inline.resize(4, 0);
+                out.extend(inline);
+            } else {
+                out.extend((data_at as u32).to_le_bytes());
+                data.extend(value);
+                data_at += value.len();
             }
+        }
+        out.extend(0u32.to_le_bytes());
+        out.extend(data);
+    }
+
+    /// A TIFF (little-endian) with IFD0 (Make, Model, Orientation, pointers), the Exif IFD
+    /// (DateTimeOriginal, OffsetTimeOriginal) and the GPS IFD.
+    fn exif_tiff() -> Vec<u8> {
+        let exif_entries = vec![
+            ascii(0x9003, "2025:10:04 13:22:05"),
+            ascii(0x9011, "-07:00"),
+        ];
+        let gps_entries = vec![
+            ascii(0x0001, "N"),
+            rationals(0x0002, &[(45, 1), (30, 1), (4428, 100)]),
+            ascii(0x0003, "W"),
+            rationals(0x0004, &[(122, 1), (39, 1), (1548, 100)]),
+        ];
+        let ifd0_base = vec![
+            ascii(0x010F, "Apple"),
+            ascii(0x0110, "iPhone 13"),
+            (0x0112, 3, 1, 6u16.to_le_bytes().to_vec()),
+        ];
+        let ifd0_len = ifd_len(&ifd0_base) + 2 * 12;
+        let exif_at = 8 + ifd0_len;
+        let gps_at = exif_at + ifd_len(&exif_entries);
+        let mut ifd0 = ifd0_base;
+        ifd0.push(long(0x8769, exif_at as u32));
+        ifd0.push(long(0x8825, gps_at as u32));
+        let mut tiff = b"II*\0".to_vec();
+        tiff.extend(8u32.to_le_bytes());
+        write_ifd(&mut tiff, 8, &ifd0);
+        write_ifd(&mut tiff, exif_at, &exif_entries);
+        write_ifd(&mut tiff, gps_at, &gps_entries);
+        tiff
+    }
+
+    fn jpeg(width: u32, height: u32) -> Vec<u8> {
+        let pixels = vec![128u8; (width * height * 3) as usize];
+        let mut out = Vec::new();
+        image::codecs::jpeg::JpegEncoder::new(&mut out)
+            .encode(&pixels, width, height, image::ExtendedColorType::Rgb8)
+            .unwrap();
+        out
+    }
+
+    fn jpeg_with_exif(width: u32, height: u32) -> Vec<u8> {
+        let plain = jpeg(width, height);
+        let tiff = exif_tiff();
+        let mut out = plain[..2].to_vec(); // SOI
+        out.extend([0xFF, 0xE1]);
+        out.extend(((tiff.len() + 8) as u16).to_be_bytes());
+        out.extend(b"Exif\0\0");
+        out.extend(tiff);
+        out.extend(&plain[2..]);
+        out
+    }
+
+    fn png(width: u32, height: u32) -> Vec<u8> {
+        let pixels = vec![200u8; (width * height * 3) as usize];
+        let mut out = Vec::new();
+        image::ImageEncoder::write_image(
+            image::codecs::png::PngEncoder::new(&mut out),
+            &pixels,
+            width,
+            height,
+            image::ExtendedColorType::Rgb8,
+        )
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn photo_with_exif() {
+        let bytes = jpeg_with_exif(32, 16);
+        let c = convert_image(&image_input("Pictures/2025/IMG_4471.jpg", &bytes)).unwrap();
+        let u = &c.units[0];
+        assert_eq!(u.kind(), UnitKind::Image);
+        assert_eq!(u.locator, Locator::default());
+        assert_eq!(
+            u.text,
+            "Photo IMG_4471.jpg, JPEG, 32×16, taken Saturday 4 October 2025 13:22 with Apple \
+             iPhone 13, GPS 45.5123, -122.6543"
+        );
+        let taken = DateTime::parse_from_rfc3339("2025-10-04T13:22:05-07:00").unwrap();
+        assert_eq!(u.content_time, Some(taken));
+        assert_eq!(c.meta.created, Some(taken));
+        assert_eq!(u.fields["taken"], "2025-10-04T13:22:05-07:00");
+        assert_eq!(u.fields["camera"], "Apple iPhone 13");
+        assert_eq!(u.fields["width"], "32");
+        assert_eq!(u.fields["height"], "16");
+        assert_eq!(u.fields["gps_lat"], "45.512300");
+        assert_eq!(u.fields["gps_lon"], "-122.654300");
+        assert_eq!(u.fields["orientation"], "6");
+        assert_eq!(c.meta.extra["gps"], "45.512300, -122.654300");
+    }
+
+    #[test]
+    fn plain_image_and_naive_exif_time() {
+        let bytes = png(4, 3);
+        let c = convert_image(&image_input("diagram.png", &bytes)).unwrap();
+        assert_eq!(c.units[0].text, "Image diagram.png, PNG, 4×3");
+        assert_eq!(c.units[0].content_time, None);
+        let t = exif_time("2008:10:22 16:28:39", None).unwrap();
+        assert_eq!(t.to_rfc3339(), "2008-10-22T16:28:39+00:00");
+        assert_eq!(exif_time("0000:00:00 00:00:00", None), None);
+        assert_eq!(
+            camera_name(Some("Canon".into()), Some("Canon EOS R5".into())).unwrap(),
+            "Canon EOS R5"
+        );
+    }
+
+    #[test]
+    fn broken_images_are_errors() {
+        let err = |bytes: &[u8]| convert_image(&image_input("x.png", bytes)).unwrap_err();
+        assert!(matches!(err(b""), ConvertError::Empty));
+        let png = png(64, 64);
+        assert_eq!(err(&png[..png.len() / 2]).reason(), "corrupt");
+        let mut bad_header = png.clone();
+        bad_header[12..16].copy_from_slice(b"XXXX"); // IHDR renamed
+        assert_eq!(err(&bad_header).reason(), "corrupt");
+        assert_eq!(
+            err(b"random bytes that are no image at all").reason(),
+            "corrupt"
+        );
+        // A PDF named .jpg.
+        assert_eq!(err(b"%PDF-1.7\n1 0 obj\n").reason(), "corrupt");
+        // Formats this build cannot decode still get a metadata unit.
+        let mut heic = b"\0\0\0\x18ftypheic\0\0\0\0mif1heic".to_vec();
+        heic.extend([0u8; 16]);
+        let c = convert_image(&image_input("IMG_1.HEIC", &heic)).unwrap();
+        assert_eq!(c.units[0].text, "Image IMG_1.HEIC, HEIC");
+    }
+
+    #[test]
+    fn truncated_jpeg_with_intact_header_keeps_its_exif() {
+        let bytes = jpeg_with_exif(64, 64);
+        let cut = &bytes[..bytes.len() - 40];
+        let c = convert_image(&image_input("cut.jpg", cut)).unwrap();
+        assert!(
+            c.units[0].text.starts_with("Photo cut.jpg"),
+            "{}",
+            c.units[0].text
+        );
+    }
+
+    // --- audio / video ---------------------------------------------------------------
+
+    fn wav_header(data_len: u32, rate: u32, channels: u16) -> Vec<u8> {
+        let mut h = b"RIFF".to_vec();
+        h.extend((36 + data_len).to_le_bytes());
+        h.extend(b"WAVEfmt ");
+        h.extend(16u32.to_le_bytes());
+        h.extend(1u16.to_le_bytes());
+        h.extend(channels.to_le_bytes());
+        h.extend(rate.to_le_bytes());
+        h.extend((rate * u32::from(channels) * 2).to_le_bytes());
+        h.extend((channels * 2).to_le_bytes());
+        h.extend(16u16.to_le_bytes());
+        h.extend(b"data");
+        h.extend(data_len.to_le_bytes());
+        h
+    }
+
+    #[test]
+    fn wav_duration_from_header_only() {
+        let header = wav_header(64_000, 16_000, 1);
+        assert_eq!(header.len(), 44);
+        let c =
+            convert_media(&input("Voice/memo 1.wav", &header, 64_044, FileType::Audio)).unwrap();
+        let u = &c.units[0];
+        assert_eq!(u.kind(), UnitKind::Media);
+        assert_eq!(
+            u.text,
+            "Audio recording memo 1.wav, WAV, duration 2 s, 62.5 KB"
+        );
+        assert_eq!(u.fields["duration_s"], "2.0");
+        assert_eq!(u.fields["sample_rate"], "16000");
+        assert_eq!(c.meta.extra["format"], "WAV");
+        // The data chunk claims more than the file holds: cut.
+        let err = convert_media(&input("m.wav", &header, 1_000, FileType::Audio)).unwrap_err();
+        assert_eq!(err.reason(), "corrupt");
+    }
+
+    fn bmff_box(kind: &[u8; 4], body: &[u8]) -> Vec<u8> {
+        let mut b = ((body.len() + 8) as u32).to_be_bytes().to_vec();
+        b.extend(kind);
+        b.extend(body);
+        b
+    }
+
+    fn mp4(duration_units: u32, chunk_offset: u32) -> Vec<u8> {
+        let mut mvhd = vec![0u8; 4]; // version 0, flags
+        mvhd.extend(3_786_912_000u32.to_be_bytes()); // created 2024-01-01 (1904 epoch)
+        mvhd.extend(0u32.to_be_bytes());
+        mvhd.extend(1000u32.to_be_bytes());
+        mvhd.extend(duration_units.to_be_bytes());
+        mvhd.extend([0u8; 80]);
+        let mut stco = vec![0u8; 4];
+        stco.extend(1u32.to_be_bytes());
+        stco.extend(chunk_offset.to_be_bytes());
+        let stbl = bmff_box(b"stbl", &bmff_box(b"stco", &stco));
+        let mdia = bmff_box(b"mdia", &bmff_box(b"minf", &stbl));
+        let mut tkhd = vec![0u8; 76];
+        tkhd.extend((640u32 << 16).to_be_bytes());
+        tkhd.extend((480u32 << 16).to_be_bytes());
+        let trak = bmff_box(b"trak", &[bmff_box(b"tkhd", &tkhd), mdia].concat());
+        let moov = bmff_box(b"moov", &[bmff_box(b"mvhd", &mvhd), trak].concat());
+        let ftyp = bmff_box(b"ftyp", b"isom\0\0\x02\0isomiso2mp41");
+        let mdat = bmff_box(b"mdat", &[0u8; 64]);
+        [ftyp, moov, mdat].concat()
+    }
+
+    #[test]
+    fn mp4_duration_size_and_time_from_moov() {
+        let bytes = mp4(5_000, 200);
+        let c = convert_media(&input(
+            "clip.mp4",
+            &bytes,
+            bytes.len() as u64,
+            FileType::Video,
+        ))
+        .unwrap();
+        let u = &c.units[0];
+        assert_eq!(
+            u.text,
+            "Video clip.mp4, MPEG-4, 640×480, duration 5 s, recorded Monday 1 January 2024 00:00, \
+             360 bytes"
+        );
+        assert_eq!(u.fields["duration_s"], "5.0");
+        assert_eq!(
+            u.content_time.unwrap().to_rfc3339(),
+            "2024-01-01T00:00:00+00:00"
+        );
+        // Sample data pointing past the end of the file: cut.
+        let cut = mp4(5_000, 1_000_000);
+        let err = convert_media(&input("cut.mp4", &cut, cut.len() as u64, FileType::Video));
+        assert_eq!(err.unwrap_err().reason(), "corrupt");
+        // Only the head of a larger file: a box beyond the real size is a cut, but an
+        // unknown tail is not.
+        let head = &bytes[..100];
+        assert!(convert_media(&input("h.mp4", head, bytes.len() as u64, FileType::Video)).is_ok());
+        assert!(convert_media(&input("h.mp4", head, 120, FileType::Video)).is_err());
+    }
+
+    #[test]
+    fn broken_media_headers() {
+        let bad = |bytes: &[u8]| {
+            convert_media(&input("x.mp4", bytes, bytes.len() as u64, FileType::Video)).unwrap_err()
+        };
+        assert!(matches!(bad(b""), ConvertError::Empty));
+        assert_eq!(bad(b"tiny").reason(), "corrupt");
+        let noise: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 7) as u8 | 1)
+            .collect();
+        assert_eq!(bad(&noise).reason(), "corrupt");
+        // Text named .mp3.
+        let text = b"This is not an audio file, just some words in a text file.";
+        let err = convert_media(&input("a.mp3", text, text.len() as u64, FileType::Audio));
+        assert_eq!(err.unwrap_err().reason(), "corrupt");
+        // A truncated Matroska header.
+        let mkv = b"\x1A\x45\xDF\xA3\x9F\x42\x86\x81\x01";
+        assert_eq!(
+            bad(&[mkv.as_slice(), &[0u8; 8]].concat()).reason(),
+            "corrupt"
+        );
+    }
+
+    #[test]
+    fn flac_streaminfo() {
+        let mut flac = b"fLaC\0\0\0\x22".to_vec();
+        flac.extend([0x10, 0x00, 0x10, 0x00, 0, 0, 0, 0, 0, 0]);
+        // 44100 Hz, 2 channels, 16 bits, 441000 samples.
+        let packed: u64 = (44_100u64 << 44) | (1 << 41) | (15 << 36) | 441_000;
+        flac.extend(packed.to_be_bytes());
+        flac.extend([0u8; 16]);
+        let c = convert_media(&input("s.flac", &flac, 10_000, FileType::Audio)).unwrap();
+        assert_eq!(c.units[0].fields["duration_s"], "10.0");
+        assert_eq!(c.units[0].fields["channels"], "2");
+    }
+
+    // --- binaries ----------------------------------------------------------------------
+
+    fn npy(header: &str) -> Vec<u8> {
+        let mut h = header.to_string();
+        while (11 + h.len()) & 63 != 0 {
+            h.push(' ');
+        }
+        h.push('\n');
+        let mut out = b"\x93NUMPY\x01\x00".to_vec();
+        out.extend((h.len() as u16).to_le_bytes());
+        out.extend(h.as_bytes());
+        out.extend([0u8; 48]);
+        out
+    }
+
+    #[test]
+    fn npy_header_is_described() {
+        let bytes = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }");
+        let c =
+            convert_binary(&input("data/emb.npy", &bytes, 2_000_000, FileType::Binary)).unwrap();
+        let u = &c.units[0];
+        assert_eq!(u.kind(), UnitKind::Metadata);
+        assert_eq!(
+            u.text,
+            "File emb.npy, NumPy array, 1.9 MB\ndtype float32 (<f4), shape (3, 4)"
+        );
+        assert_eq!(u.fields["shape"], "(3, 4)");
+        assert_eq!(u.fields["dtype"], "float32");
+        let bad = npy("{'fortran_order': False}");
+        let err = convert_binary(&input("x.npy", &bad, 100, FileType::Binary)).unwrap_err();
+        assert_eq!(err.reason(), "corrupt");
+        let err = convert_binary(&input("x.npy", &bytes[..12], 100, FileType::Binary));
+        assert_eq!(err.unwrap_err().reason(), "corrupt");
+    }
+
+    fn zip_bytes(names: &[&str]) -> Vec<u8> {
+        let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        for name in names {
+            zip.start_file(*name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            zip.write_all(b"some content some content").unwrap();
+        }
+        zip.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn zip_members_are_listed() {
+        let bytes = zip_bytes(&["report.docx", "photos/beach.jpg"]);
+        let size = bytes.len() as u64;
+        let c =
+            convert_binary(&input("Downloads/trip.zip", &bytes, size, FileType::Binary)).unwrap();
+        assert_eq!(
+            c.units[0].text,
+            format!(
+                "File trip.zip, zip archive, {size} bytes\nContains: report.docx, photos/beach.jpg"
+            )
+        );
+        assert_eq!(c.units[0].fields["members"], "2");
+        // Only the head of a bigger file: names come from the local headers.
+        let head = &bytes[..bytes.len() - 60];
+        let c = convert_binary(&input("trip.zip", head, 1 << 30, FileType::Binary)).unwrap();
+        assert!(
+            c.units[0].text.contains("report.docx"),
+            "{}",
+            c.units[0].text
+        );
+        // The whole file, central directory damaged.
+        let mut broken = bytes.clone();
+        let eocd = broken.len() - 22;
+        broken[eocd + 16..eocd + 20].copy_from_slice(&9_999u32.to_le_bytes());
+        let err = convert_binary(&input("b.zip", &broken, size, FileType::Binary)).unwrap_err();
+        assert_eq!(err.reason(), "corrupt");
+    }
+
+    #[test]
+    fn other_binaries() {
+        let ole = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1rest of an encrypted package";
+        let err = convert_binary(&input("secret.xlsx", ole, 4096, FileType::Binary)).unwrap_err();
+        assert_eq!(err.reason(), "encrypted");
+        let c = convert_binary(&input("old.doc", ole, 4096, FileType::Binary)).unwrap();
+        assert_eq!(
+            c.units[0].text,
+            "File old.doc, Microsoft Word 97-2003 document, 4.0 KB"
+        );
+        let c = convert_binary(&input("m.pkl", b"\x80\x04\x95", 10, FileType::Binary)).unwrap();
+        assert_eq!(c.units[0].text, "File m.pkl, Python pickle, 10 bytes");
+        let mut gz = b"\x1f\x8b\x08\x08\0\0\0\0\0\x03notes.txt\0".to_vec();
+        gz.extend([0u8; 8]);
+        let c = convert_binary(&input("n.gz", &gz, 30, FileType::Binary)).unwrap();
+        assert!(c.units[0]
+            .text
+            .contains("gzip compressed data (of notes.txt)"));
+        let header = br#"{"w": {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 24]}}"#;
+        let mut st = (header.len() as u64).to_le_bytes().to_vec();
+        st.extend(header);
+        let c = convert_binary(&input("m.safetensors", &st, 100, FileType::Binary)).unwrap();
+        assert!(
+            c.units[0].text.ends_with("Tensors: w F32 [2,3]"),
+            "{}",
+            c.units[0].text
+        );
+        assert!(matches!(
+            convert_binary(&input("e.bin", b"", 0, FileType::Binary)),
+            Err(ConvertError::Empty)
+        ));
+    }
+
+    #[test]
+    fn broken_corpus_files_when_present() {
+        let dir = std::path::Path::new("../../shared/corpus/realworld/Broken");
+        if !dir.exists() {
+            println!("note: {} not present, skipped", dir.display());
+            return;
+        }
+        let cases: [(&str, FileType, bool); 8] = [
+            ("broken.png", FileType::Image, false),
+            ("broken_data_stream.png", FileType::Image, false),
+            ("truncated_image.png", FileType::Image, false),
+            ("truncated_jpeg.jpg", FileType::Image, true),
+            ("empty.webm", FileType::Video, false),
+            ("invalid_userdata.mp4", FileType::Video, false),
+            ("truncated.mkv", FileType::Video, false),
+            ("invalid_offset.zip", FileType::Binary, false),
+        ];
+        for (name, file_type, ok) in cases {
+            let bytes = std::fs::read(dir.join(name)).unwrap();
+            let head = &bytes[..bytes.len().min(1 << 20)];
+            let result = crate::convert(&input(name, head, bytes.len() as u64, file_type));
+            assert_eq!(result.is_ok(), ok, "{name}: {result:?}");
         }
     }
 }

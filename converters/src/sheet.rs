@@ -24,7 +24,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use calamine::{Data, Ods, Range, Reader, Sheets, Xls, Xlsb, Xlsx, XlsxError};
 
 use crate::text::{approx_tokens, decode_text};
-use crate::{ConvertError, Conversion, FileMeta, Input, Locator, Unit, UnitKind};
+use crate::{Conversion, ConvertError, FileMeta, Input, Locator, Unit, UnitKind};
 
 /// A row group closes once its text reaches this many approximate tokens…
 pub(crate) const GROUP_TOKENS: usize = 300;
@@ -225,7 +225,10 @@ pub fn convert_workbook(input: &Input) -> Result<Conversion, ConvertError> {
         }
     }
     if units.is_empty() && !errors.is_empty() && errors.len() == names.len() {
-        return Err(ConvertError::corrupt(format, lower_first(&errors.join("; "))));
+        return Err(ConvertError::corrupt(
+            format,
+            lower_first(&errors.join("; ")),
+        ));
     }
     if !errors.is_empty() {
         meta.extra.insert("errors".into(), errors.join("; "));
@@ -265,11 +268,17 @@ fn open_workbook<'a>(input: &Input<'a>, format: &'static str) -> Result<Book<'a>
             ));
         }
         let first = if ext == "ods" || format == "ods" {
-            Ods::new(Cursor::new(bytes)).map(Sheets::Ods).map_err(calamine::Error::Ods)
+            Ods::new(Cursor::new(bytes))
+                .map(Sheets::Ods)
+                .map_err(calamine::Error::Ods)
         } else if ext == "xlsb" {
-            Xlsb::new(Cursor::new(bytes)).map(Sheets::Xlsb).map_err(calamine::Error::Xlsb)
+            Xlsb::new(Cursor::new(bytes))
+                .map(Sheets::Xlsb)
+                .map_err(calamine::Error::Xlsb)
         } else {
-            Xlsx::new(Cursor::new(bytes)).map(Sheets::Xlsx).map_err(calamine::Error::Xlsx)
+            Xlsx::new(Cursor::new(bytes))
+                .map(Sheets::Xlsx)
+                .map_err(calamine::Error::Xlsx)
         };
         match first {
             Ok(book) => Ok(book),
@@ -279,7 +288,10 @@ fn open_workbook<'a>(input: &Input<'a>, format: &'static str) -> Result<Book<'a>
     });
     match opened {
         Ok(result) => result,
-        Err(_) => Err(ConvertError::corrupt(format, "reader crashed while opening")),
+        Err(_) => Err(ConvertError::corrupt(
+            format,
+            "reader crashed while opening",
+        )),
     }
 }
 
@@ -335,7 +347,9 @@ fn read_sheet(book: &mut Book, name: &str) -> Result<Option<SheetRead>, String> 
     match book {
         Sheets::Xlsx(xlsx) => read_xlsx_sheet(xlsx, name),
         other => {
-            let range = other.worksheet_range(name).map_err(|e| lower_first(&e.to_string()))?;
+            let range = other
+                .worksheet_range(name)
+                .map_err(|e| lower_first(&e.to_string()))?;
             Ok(Some(read_range(&range)))
         }
     }
@@ -452,7 +466,12 @@ fn render_excel_datetime(dt: &calamine::ExcelDateTime) -> String {
         let total = (serial * 86_400.0).round() as i64;
         let sign = if total < 0 { "-" } else { "" };
         let total = total.abs();
-        return format!("{sign}{}:{:02}:{:02}", total / 3600, (total / 60) % 60, total % 60);
+        return format!(
+            "{sign}{}:{:02}:{:02}",
+            total / 3600,
+            (total / 60) % 60,
+            total % 60
+        );
     }
     if (0.0..1.0).contains(&serial) {
         let secs = (serial * 86_400.0).round() as i64;
@@ -487,7 +506,11 @@ pub(crate) fn format_naive(naive: chrono::NaiveDateTime) -> String {
 /// ISO dates as stored by ods / xlsx `t="d"` cells: "2025-10-04T00:00:00" → "2025-10-04".
 fn render_iso_datetime(value: &str) -> String {
     let value = value.trim();
-    let formats = ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"];
+    let formats = [
+        "%Y-%m-%dT%H:%M:%S%.f",
+        "%Y-%m-%dT%H:%M:%S",
+        "%Y-%m-%d %H:%M:%S",
+    ];
     for f in formats {
         if let Ok(naive) = chrono::NaiveDateTime::parse_from_str(value, f) {
             return format_naive(naive);
@@ -516,9 +539,15 @@ pub fn convert_delimited(input: &Input) -> Result<Conversion, ConvertError> {
     if input.bytes.is_empty() {
         return Err(ConvertError::Empty);
     }
-    let text = decode_text(input.bytes);
+    let mut text = decode_text(input.bytes);
+    if looks_binary(&text) {
+        return Err(ConvertError::corrupt(
+            format,
+            "binary data, not delimited text",
+        ));
+    }
     if text.contains('\0') {
-        return Err(ConvertError::corrupt(format, "binary data, not delimited text"));
+        text.retain(|c| c != '\0');
     }
     let delimiter = if input.file_type == crate::FileType::Tsv {
         '\t'
@@ -526,20 +555,19 @@ pub fn convert_delimited(input: &Input) -> Result<Conversion, ConvertError> {
         sniff_delimiter(&text)
     };
     let mut grouper = RowGrouper::new(None, None);
-    let mut rows = 0usize;
     let mut truncated = false;
-    for record in Records::new(&text, delimiter) {
-        if rows >= MAX_ROWS {
+    for (index, record) in Records::new(&text, delimiter).enumerate() {
+        if index >= MAX_ROWS {
             truncated = true;
             break;
         }
         let cells: Vec<String> = record.fields.iter().map(|f| clean_cell(f)).collect();
         grouper.push_span(record.line_start, record.line_end, &cells);
-        rows += 1;
     }
     let units = grouper.finish();
     let mut meta = FileMeta::default();
-    meta.extra.insert("delimiter".into(), delimiter_name(delimiter).into());
+    meta.extra
+        .insert("delimiter".into(), delimiter_name(delimiter).into());
     if truncated {
         meta.extra
             .insert("truncated".into(), format!("first {MAX_ROWS} rows kept"));
@@ -549,6 +577,19 @@ pub fn convert_delimited(input: &Input) -> Result<Conversion, ConvertError> {
         meta,
         children: Vec::new(),
     })
+}
+
+/// More than 1% NUL or other control characters (tab, CR, LF and form feed aside) in the
+/// first 8192 characters.
+fn looks_binary(text: &str) -> bool {
+    let (mut total, mut control) = (0usize, 0usize);
+    for c in text.chars().take(8192) {
+        total += 1;
+        if c.is_control() && !matches!(c, '\t' | '\r' | '\n' | '\x0c') {
+            control += 1;
+        }
+    }
+    control * 100 > total
 }
 
 fn delimiter_name(delimiter: char) -> &'static str {
@@ -582,16 +623,15 @@ fn sniff_delimiter(text: &str) -> char {
         for c in &counts {
             *freq.entry(*c).or_default() += 1;
         }
-        let Some((&mode, &hits)) = freq.iter().max_by_key(|(count, hits)| (**hits, **count))
-        else {
+        let Some((&mode, &hits)) = freq.iter().max_by_key(|(count, hits)| (**hits, **count)) else {
             continue;
         };
         if mode < 2 {
             continue;
         }
         let consistency = hits as f64 / counts.len() as f64;
-        let better = consistency > best.1 + 1e-9
-            || ((consistency - best.1).abs() <= 1e-9 && mode > best.2);
+        let better =
+            consistency > best.1 + 1e-9 || ((consistency - best.1).abs() <= 1e-9 && mode > best.2);
         if better {
             best = (candidate, consistency, mode);
         }
@@ -699,5 +739,244 @@ impl Iterator for Records<'_> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+    use crate::FileType;
+
+    fn input<'a>(name: &'a str, bytes: &'a [u8], file_type: FileType) -> Input<'a> {
+        Input {
+            name,
+            bytes,
+            size: bytes.len() as u64,
+            file_type,
+        }
+    }
+
+    fn csv(name: &str, text: &str) -> Result<Conversion, ConvertError> {
+        convert_delimited(&input(name, text.as_bytes(), FileType::Csv))
+    }
+
+    #[test]
+    fn csv_semicolon_quotes_and_embedded_newline() {
+        let text = "Name;Note;Amount\r\n\"Smith; John\";\"line one\nline two\";1,50\r\nDoe;\"say \"\"hi\"\"\";2\r\n";
+        let c = csv("bank.csv", text).unwrap();
+        assert_eq!(c.meta.extra["delimiter"], "semicolon");
+        assert_eq!(c.units.len(), 1);
+        let u = &c.units[0];
+        assert_eq!(u.kind(), UnitKind::Rows);
+        assert_eq!(
+            u.text,
+            "Name | Note | Amount\nSmith; John | line one line two | 1,50\nDoe | say \"hi\" | 2"
+        );
+        // The quoted field spans lines 2-3, so the last record is on line 4.
+        assert_eq!(u.locator.row_start, Some(1));
+        assert_eq!(u.locator.row_end, Some(4));
+        assert_eq!(u.locator.sheet, None);
+    }
+
+    #[test]
+    fn csv_bom_comma_and_trailing_empty_cells() {
+        let text = "\u{feff}a,b,c\n\n1,,\n2,x,\n";
+        let c = csv("t.csv", text).unwrap();
+        assert_eq!(c.meta.extra["delimiter"], "comma");
+        assert_eq!(c.units[0].text, "a | b | c\n1\n2 | x");
+        assert_eq!(c.units[0].locator.row_end, Some(4));
+    }
+
+    #[test]
+    fn tsv_uses_tabs_and_pipes_sniffed() {
+        let tsv = "x\ty\n1\t2\n";
+        let c = convert_delimited(&input("t.tsv", tsv.as_bytes(), FileType::Tsv)).unwrap();
+        assert_eq!(c.units[0].text, "x | y\n1 | 2");
+        let c = csv("p.csv", "k|v\na|1\nb|2\n").unwrap();
+        assert_eq!(c.meta.extra["delimiter"], "pipe");
+        assert_eq!(c.units[0].text, "k | v\na | 1\nb | 2");
+    }
+
+    #[test]
+    fn rows_are_grouped_with_header_repeated() {
+        let mut text = String::from("id,word\n");
+        for i in 1..=120 {
+            text.push_str(&format!("{i},w{i}\n"));
+        }
+        let c = csv("g.csv", &text).unwrap();
+        assert_eq!(c.units.len(), 3);
+        let ranges: Vec<(u64, u64)> = c
+            .units
+            .iter()
+            .map(|u| (u.locator.row_start.unwrap(), u.locator.row_end.unwrap()))
+            .collect();
+        assert_eq!(ranges, vec![(1, 51), (52, 101), (102, 121)]);
+        for u in &c.units {
+            assert!(u.text.starts_with("id | word\n"));
+        }
+        assert!(c.units[1].text.contains("\n51 | w51\n"));
+    }
+
+    #[test]
+    fn long_rows_close_groups_by_tokens() {
+        let mut text = String::from("id,text\n");
+        let long = "lorem ipsum dolor sit amet ".repeat(10);
+        for i in 1..=20 {
+            text.push_str(&format!("{i},{long}\n"));
+        }
+        let c = csv("long.csv", &text).unwrap();
+        assert!(c.units.len() > 3, "{} units", c.units.len());
+        for u in &c.units {
+            assert!(approx_tokens(&u.text) < GROUP_TOKENS + 80);
+        }
+    }
+
+    #[test]
+    fn csv_malformed_inputs() {
+        assert!(matches!(csv("e.csv", ""), Err(ConvertError::Empty)));
+        let binary = [0u8, 1, 2, 0, 255, 0, 7];
+        let err = convert_delimited(&input("b.csv", &binary, FileType::Csv)).unwrap_err();
+        assert_eq!(err.reason(), "corrupt");
+        // An unterminated quote does not panic; the rest of the file becomes one field.
+        let c = csv("q.csv", "a,b\n\"open,1\n2,3\n").unwrap();
+        assert_eq!(c.units.len(), 1);
+        // A file of only blank lines gives no units.
+        assert!(csv("blank.csv", "\n\n,,\n").unwrap().units.is_empty());
+    }
+
+    #[test]
+    fn number_and_date_rendering() {
+        assert_eq!(format_number(1200.0), "1200");
+        assert_eq!(format_number(0.25), "0.25");
+        assert_eq!(format_number(-3.0), "-3");
+        assert_eq!(format_number(1e20), "100000000000000000000");
+        assert_eq!(render_iso_datetime("2025-10-04T00:00:00"), "2025-10-04");
+        assert_eq!(
+            render_iso_datetime("2025-10-04T13:22:00"),
+            "2025-10-04 13:22"
+        );
+        let dt =
+            calamine::ExcelDateTime::new(45943.5, calamine::ExcelDateTimeType::DateTime, false);
+        assert_eq!(render_excel_datetime(&dt), "2025-10-13 12:00");
+        let dt =
+            calamine::ExcelDateTime::new(45943.0, calamine::ExcelDateTimeType::DateTime, false);
+        assert_eq!(render_excel_datetime(&dt), "2025-10-13");
+        let t = calamine::ExcelDateTime::new(0.5, calamine::ExcelDateTimeType::DateTime, false);
+        assert_eq!(render_excel_datetime(&t), "12:00");
+        let d = calamine::ExcelDateTime::new(1.5, calamine::ExcelDateTimeType::TimeDelta, false);
+        assert_eq!(render_excel_datetime(&d), "36:00:00");
+    }
+
+    /// A minimal xlsx: sheet "Budget" with data from B3 (a title-less header at row 3),
+    /// a date cell styled with built-in format 14, and a second sheet.
+    fn tiny_xlsx() -> Vec<u8> {
+        let files: [(&str, String); 7] = [
+            (
+                "[Content_Types].xml",
+                r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>"#.into(),
+            ),
+            (
+                "_rels/.rels",
+                r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>"#.into(),
+            ),
+            (
+                "xl/workbook.xml",
+                r#"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Budget" sheetId="1" r:id="rId1"/><sheet name="Notes" sheetId="2" r:id="rId2"/></sheets></workbook>"#.into(),
+            ),
+            (
+                "xl/_rels/workbook.xml.rels",
+                r#"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>"#.into(),
+            ),
+            (
+                "xl/styles.xml",
+                r#"<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14" applyNumberFormat="1"/></cellXfs></styleSheet>"#.into(),
+            ),
+            (
+                "xl/worksheets/sheet1.xml",
+                r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>
+<row r="3"><c r="B3" t="inlineStr"><is><t>Item</t></is></c><c r="C3" t="inlineStr"><is><t>Amount</t></is></c><c r="D3" t="inlineStr"><is><t>Date</t></is></c></row>
+<row r="4"><c r="B4" t="inlineStr"><is><t>Rent</t></is></c><c r="C4"><v>1200</v></c><c r="D4" s="1"><v>45931</v></c></row>
+<row r="6"><c r="B6" t="inlineStr"><is><t>Coffee</t></is></c><c r="C6"><v>3.5</v></c></row>
+</sheetData></worksheet>"#.into(),
+            ),
+            (
+                "xl/worksheets/sheet2.xml",
+                r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Remember the milk</t></is></c></row></sheetData></worksheet>"#.into(),
+            ),
+        ];
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (name, body) in files {
+            zip.start_file(name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            zip.write_all(body.as_bytes()).unwrap();
+        }
+        zip.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn xlsx_sheets_rows_and_dates() {
+        let bytes = tiny_xlsx();
+        let c = convert_workbook(&input("budget.xlsx", &bytes, FileType::Xlsx)).unwrap();
+        assert_eq!(c.meta.page_count, Some(2));
+        assert_eq!(c.units.len(), 2);
+        let budget = &c.units[0];
+        assert_eq!(
+            budget.text,
+            "Sheet: Budget\nItem | Amount | Date\nRent | 1200 | 2025-10-01\nCoffee | 3.5"
+        );
+        assert_eq!(budget.locator, Locator::rows("Budget", 3, 6));
+        assert_eq!(budget.title.as_deref(), Some("Budget"));
+        let notes = &c.units[1];
+        assert_eq!(notes.text, "Sheet: Notes\nRemember the milk");
+        assert_eq!(notes.locator, Locator::rows("Notes", 1, 1));
+    }
+
+    #[test]
+    fn workbook_malformed_inputs() {
+        let bytes = tiny_xlsx();
+        let xlsx = |b: &[u8]| convert_workbook(&input("x.xlsx", b, FileType::Xlsx));
+        assert!(matches!(xlsx(b""), Err(ConvertError::Empty)));
+        assert_eq!(
+            xlsx(&bytes[..bytes.len() / 2]).unwrap_err().reason(),
+            "corrupt"
+        );
+        assert_eq!(
+            xlsx(b"just some text, not a workbook")
+                .unwrap_err()
+                .reason(),
+            "corrupt"
+        );
+        let noise: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+            .collect();
+        assert_eq!(xlsx(&noise).unwrap_err().reason(), "corrupt");
+        let mut zip_noise = b"PK\x03\x04".to_vec();
+        zip_noise.extend_from_slice(&noise);
+        assert_eq!(xlsx(&zip_noise).unwrap_err().reason(), "corrupt");
+        // An OLE2 container holding EncryptedPackage is a password-protected OOXML file.
+        let mut ole = OLE2_MAGIC.to_vec();
+        ole.extend_from_slice(&[0u8; 504]);
+        ole.extend(
+            "EncryptedPackage"
+                .encode_utf16()
+                .flat_map(|u| u.to_le_bytes()),
+        );
+        assert_eq!(xlsx(&ole).unwrap_err().reason(), "encrypted");
+        // A cut OLE2 container named .xls.
+        let xls = convert_workbook(&input("x.xls", &ole[..512], FileType::Xls));
+        assert_eq!(xls.unwrap_err().reason(), "corrupt");
+    }
+
+    #[test]
+    fn broken_corpus_workbook_is_an_error() {
+        let path = "../../shared/corpus/realworld/Broken/invalid.xlsx";
+        let Ok(bytes) = std::fs::read(path) else {
+            println!("note: {path} not present, skipped");
+            return;
+        };
+        let err = convert_workbook(&input("invalid.xlsx", &bytes, FileType::Xlsx)).unwrap_err();
+        assert_eq!(err.reason(), "corrupt");
     }
 }

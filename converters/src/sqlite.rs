@@ -19,7 +19,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 
 use crate::sheet::{clean_cell, format_number, RowGrouper, MAX_ROWS};
-use crate::{ConvertError, Conversion, FileMeta, Input, Unit};
+use crate::{Conversion, ConvertError, FileMeta, Input, Unit};
 
 const FORMAT: &str = "sqlite";
 const MAGIC: &[u8] = b"SQLite format 3\0";
@@ -30,7 +30,10 @@ pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
         return Err(ConvertError::Empty);
     }
     if !input.bytes.starts_with(MAGIC) {
-        return Err(ConvertError::corrupt(FORMAT, "file is not a database (bad header)"));
+        return Err(ConvertError::corrupt(
+            FORMAT,
+            "file is not a database (bad header)",
+        ));
     }
     let file = write_temp_copy(input.bytes)?;
     let conn = open_read_only(file.path())?;
@@ -89,7 +92,10 @@ fn write_temp_copy(bytes: &[u8]) -> Result<tempfile::NamedTempFile, ConvertError
 }
 
 fn open_read_only(path: &std::path::Path) -> Result<Connection, ConvertError> {
-    let uri = format!("file:{}?immutable=1", percent_encode_path(&path.to_string_lossy()));
+    let uri = format!(
+        "file:{}?immutable=1",
+        percent_encode_path(&path.to_string_lossy())
+    );
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
         | OpenFlags::SQLITE_OPEN_URI
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -150,7 +156,10 @@ struct TableRead {
 fn read_table(conn: &Connection, table: &str) -> TableRead {
     let quoted = format!("\"{}\"", table.replace('"', "\"\""));
     let mut grouper = RowGrouper::new(Some(format!("Table: {table}")), Some(table.to_string()));
-    let with_rowid = format!("SELECT rowid, * FROM {quoted} ORDER BY rowid LIMIT {}", MAX_ROWS + 1);
+    let with_rowid = format!(
+        "SELECT rowid, * FROM {quoted} ORDER BY rowid LIMIT {}",
+        MAX_ROWS + 1
+    );
     let plain = format!("SELECT * FROM {quoted} LIMIT {}", MAX_ROWS + 1);
     let outcome = match conn.prepare(&with_rowid) {
         Ok(mut stmt) => scan(&mut stmt, true, &mut grouper),
@@ -177,7 +186,7 @@ fn scan(
     grouper: &mut RowGrouper,
 ) -> Result<bool, String> {
     let skip = usize::from(with_rowid);
-    let columns: Vec<String> = stmt.column_names().into_iter().skip(skip).map(String::from).collect();
+    let columns: Vec<String> = stmt.column_names().skip(skip).map(String::from).collect();
     let column_count = stmt.column_count();
     let mut rows = stmt.query([]).map_err(|e| e.to_string().to_lowercase())?;
     let mut count = 0usize;
@@ -215,5 +224,133 @@ fn render_value(value: ValueRef) -> String {
         ValueRef::Real(f) => format_number(f),
         ValueRef::Text(t) => clean_cell(&String::from_utf8_lossy(t)),
         ValueRef::Blob(b) => format!("<blob {} bytes>", b.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{FileType, Locator, UnitKind};
+
+    fn input(bytes: &[u8]) -> Input<'_> {
+        Input {
+            name: "Apps/shelf.sqlite",
+            bytes,
+            size: bytes.len() as u64,
+            file_type: FileType::Sqlite,
+        }
+    }
+
+    /// Builds a database with `setup` and returns its bytes.
+    fn database(setup: &str, wal: bool) -> Vec<u8> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        {
+            let conn = Connection::open(&path).unwrap();
+            if wal {
+                conn.query_row("PRAGMA journal_mode=WAL", [], |_| Ok(()))
+                    .unwrap();
+            }
+            conn.execute_batch(setup).unwrap();
+        }
+        std::fs::read(&path).unwrap()
+    }
+
+    const SETUP: &str = "
+        CREATE TABLE books (id INTEGER PRIMARY KEY, title TEXT, pages INTEGER, price REAL,
+                            cover BLOB, notes TEXT);
+        INSERT INTO books VALUES (1, 'Educated', 334, 12.0, x'00010203', NULL);
+        INSERT INTO books VALUES (5, 'Cadillac Desert', 582, 9.5, NULL, 'line one
+line two');
+        CREATE TABLE tags (name TEXT PRIMARY KEY, n INT) WITHOUT ROWID;
+        INSERT INTO tags VALUES ('water', 3), ('climate', 2);
+        CREATE TABLE empty (a TEXT);
+        CREATE VIEW v AS SELECT title FROM books;
+        CREATE INDEX books_title ON books(title);";
+
+    #[test]
+    fn tables_become_row_groups() {
+        let bytes = database(SETUP, false);
+        let c = convert(&input(&bytes)).unwrap();
+        assert_eq!(c.meta.page_count, Some(3));
+        assert_eq!(c.units.len(), 2, "{:#?}", c.units);
+        let books = &c.units[0];
+        assert_eq!(books.kind(), UnitKind::Rows);
+        assert_eq!(
+            books.text,
+            "Table: books\nid | title | pages | price | cover | notes\n\
+             1 | Educated | 334 | 12 | <blob 4 bytes>\n\
+             5 | Cadillac Desert | 582 | 9.5 |  | line one line two"
+        );
+        assert_eq!(books.locator, Locator::rows("books", 1, 5));
+        assert_eq!(books.title.as_deref(), Some("books"));
+        let tags = &c.units[1];
+        assert_eq!(tags.text, "Table: tags\nname | n\nclimate | 2\nwater | 3");
+        assert_eq!(tags.locator, Locator::rows("tags", 1, 2));
+        assert!(!c.meta.extra.contains_key("errors"));
+    }
+
+    #[test]
+    fn many_rows_split_into_groups() {
+        let mut setup = String::from("CREATE TABLE t (x INTEGER); BEGIN;");
+        for i in 0..130 {
+            setup.push_str(&format!("INSERT INTO t VALUES ({i});"));
+        }
+        setup.push_str("COMMIT;");
+        let bytes = database(&setup, false);
+        let c = convert(&input(&bytes)).unwrap();
+        let ranges: Vec<_> = c
+            .units
+            .iter()
+            .map(|u| (u.locator.row_start.unwrap(), u.locator.row_end.unwrap()))
+            .collect();
+        assert_eq!(ranges, vec![(1, 50), (51, 100), (101, 130)]);
+        assert!(c.units.iter().all(|u| u.text.starts_with("Table: t\nx\n")));
+    }
+
+    #[test]
+    fn wal_mode_database_opens() {
+        let bytes = database(SETUP, true);
+        assert_eq!(bytes[18], 2, "fixture should be in WAL mode");
+        let c = convert(&input(&bytes)).unwrap();
+        assert_eq!(c.units.len(), 2);
+    }
+
+    #[test]
+    fn malformed_databases() {
+        assert!(matches!(convert(&input(b"")), Err(ConvertError::Empty)));
+        let err = convert(&input(b"hello, not a database at all")).unwrap_err();
+        assert_eq!(err.reason(), "corrupt");
+        // Right magic, garbage after it.
+        let mut garbage = MAGIC.to_vec();
+        garbage.extend((0..8192u32).map(|i| (i.wrapping_mul(2654435761) >> 11) as u8));
+        assert_eq!(convert(&input(&garbage)).unwrap_err().reason(), "corrupt");
+        // Cut in half: either an error or partial results with the failures noted.
+        let mut setup = String::from("CREATE TABLE t (x TEXT); BEGIN;");
+        for i in 0..2000 {
+            setup.push_str(&format!(
+                "INSERT INTO t VALUES ('row number {i} with some text');"
+            ));
+        }
+        setup.push_str("COMMIT;");
+        let bytes = database(&setup, false);
+        match convert(&input(&bytes[..bytes.len() / 2])) {
+            Ok(c) => assert!(c.meta.extra.contains_key("errors"), "{:?}", c.meta),
+            Err(e) => assert_eq!(e.reason(), "corrupt"),
+        }
+    }
+
+    #[test]
+    fn corpus_database_when_present() {
+        let path = "../../shared/corpus/realworld/Code/data/Chinook_Sqlite.sqlite";
+        let Ok(bytes) = std::fs::read(path) else {
+            println!("note: {path} not present, skipped");
+            return;
+        };
+        let c = convert(&input(&bytes)).unwrap();
+        assert_eq!(c.meta.page_count, Some(11));
+        assert!(c.units[0]
+            .text
+            .starts_with("Table: Album\nAlbumId | Title | ArtistId\n1 | "));
     }
 }

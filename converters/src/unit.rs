@@ -286,6 +286,11 @@ impl Unit {
     }
 }
 
+/// `FileMeta.extra` key of a damage report: the file was damaged but partly recovered.
+/// Its units are indexed, and the indexer also lists it among the run's failures (with
+/// category `damaged`) so the damage is not silent.
+pub const DAMAGE_KEY: &str = "damage";
+
 /// File-level facts a converter learned (document title, author, EXIF, duration, …).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FileMeta {

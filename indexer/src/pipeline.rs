@@ -78,7 +78,8 @@ impl Progress for NoProgress {}
 pub struct Failure {
     pub path: String,
     /// Short category: corrupt, encrypted, empty, unsupported, too_large, crash,
-    /// timeout, io.
+    /// timeout, io; or `damaged` for a file that is damaged but whose recovered units
+    /// are indexed (it counts as indexed in `FileCounts`).
     pub category: String,
     /// The full message.
     pub reason: String,
@@ -280,11 +281,20 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     summary.failures = manifest
         .all()?
         .into_iter()
-        .filter(|r| r.status == FileStatus::Failed)
-        .map(|r| Failure {
-            path: r.path,
-            category: r.reason.unwrap_or_default(),
-            reason: r.error.unwrap_or_default(),
+        .filter_map(|r| {
+            if r.status == FileStatus::Failed {
+                return Some(Failure {
+                    path: r.path,
+                    category: r.reason.unwrap_or_default(),
+                    reason: r.error.unwrap_or_default(),
+                });
+            }
+            let damage = r.extra.get(converters::unit::DAMAGE_KEY)?;
+            Some(Failure {
+                path: r.path.clone(),
+                category: "damaged".to_string(),
+                reason: damage.clone(),
+            })
         })
         .collect();
     summary.seconds = started.elapsed().as_secs_f64();

@@ -11,9 +11,9 @@ use indexer::manifest::ManifestTotals;
 use indexer::{FileRecord, FileStatus, IndexHandle, Manifest, StoredUnit};
 use serde::Serialize;
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::Query;
+use tantivy::query::{EnableScoring, Query, Scorer};
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{DocAddress, Order, Searcher, TantivyDocument};
+use tantivy::{DocAddress, DocSet, Order, Searcher, TantivyDocument};
 
 use crate::error::SearchError;
 use crate::query::{filter_query, full_query, lexical_query, LexicalQuery, Mode, SearchParams};
@@ -156,13 +156,7 @@ impl Engine {
         let mut signals = BTreeMap::new();
         if explain {
             if let Some(lexical) = lexical {
-                for (name, query) in &lexical.signals {
-                    let value = query
-                        .explain(searcher, address)
-                        .map(|e| e.value())
-                        .unwrap_or(0.0);
-                    signals.insert(name.to_string(), f64::from(value));
-                }
+                signals = signal_scores(searcher, lexical, address)?;
             }
             signals.insert("score".to_string(), f64::from(score));
         }
@@ -340,6 +334,32 @@ impl Engine {
             last_commit,
         })
     }
+}
+
+/// Scores one document under each signal query separately (0 where a signal does not
+/// match). Done with scorers rather than `Query::explain`, which must only be asked about
+/// documents that match.
+fn signal_scores(
+    searcher: &Searcher,
+    lexical: &LexicalQuery,
+    address: DocAddress,
+) -> Result<BTreeMap<String, f64>, SearchError> {
+    let segment = searcher.segment_reader(address.segment_ord);
+    let mut out = BTreeMap::new();
+    for (name, query) in &lexical.signals {
+        let weight = query.weight(EnableScoring::enabled_from_searcher(searcher))?;
+        let mut scorer = weight.scorer(segment, 1.0)?;
+        if scorer.doc() < address.doc_id {
+            scorer.seek(address.doc_id);
+        }
+        let value = if scorer.doc() == address.doc_id {
+            scorer.score()
+        } else {
+            0.0
+        };
+        out.insert(name.to_string(), f64::from(value));
+    }
+    Ok(out)
 }
 
 /// Normalises a client-supplied relative path; rejects absolute paths and `..`.

@@ -147,13 +147,21 @@ fn file_meta(doc: &Document, page_count: usize) -> FileMeta {
             Object::String(bytes, _) => parse_pdf_date(&String::from_utf8_lossy(bytes)),
             _ => None,
         });
-    FileMeta {
+    let mut meta = FileMeta {
         title: text(b"Title"),
         author: text(b"Author"),
         created,
         page_count: u32::try_from(page_count).ok(),
         ..FileMeta::default()
+    };
+    if doc.xref_recovery == Some(lopdf::xref::XrefRecovery::Reconstructed) {
+        // Recovered content is indexed, but the damage is reported (see `FileMeta`).
+        meta.extra.insert(
+            crate::unit::DAMAGE_KEY.to_string(),
+            format!("damaged pdf: cross-reference table unreadable, rebuilt by scanning; {page_count} pages recovered"),
+        );
     }
+    meta
 }
 
 /// Parses `D:YYYYMMDDHHmmSSOHH'mm'` (every part after the year optional). A date without
