@@ -37,7 +37,10 @@ impl Rng {
 }
 
 fn vocabulary(size: usize) -> Vec<String> {
-    let syllables = ["ka", "lo", "mi", "ren", "sto", "va", "pel", "dor", "in", "tu", "sha", "bre", "qui", "no", "fal", "ge"];
+    let syllables = [
+        "ka", "lo", "mi", "ren", "sto", "va", "pel", "dor", "in", "tu", "sha", "bre", "qui", "no",
+        "fal", "ge",
+    ];
     (0..size)
         .map(|i| {
             let mut word = String::new();
@@ -47,13 +50,23 @@ fn vocabulary(size: usize) -> Vec<String> {
                 n /= syllables.len();
             }
             word.push_str(&(i % 7).to_string()[..0]);
-            format!("{word}{}", if i >= 4096 { (i / 4096).to_string() } else { String::new() })
+            format!(
+                "{word}{}",
+                if i >= 4096 {
+                    (i / 4096).to_string()
+                } else {
+                    String::new()
+                }
+            )
         })
         .collect()
 }
 
 fn sentence(rng: &mut Rng, vocab: &[String], words: usize) -> String {
-    (0..words).map(|_| vocab[rng.zipf(vocab.len())].as_str()).collect::<Vec<_>>().join(" ")
+    (0..words)
+        .map(|_| vocab[rng.zipf(vocab.len())].as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn write_text_profile(root: &Path, rng: &mut Rng, vocab: &[String]) -> u64 {
@@ -66,20 +79,50 @@ fn write_text_profile(root: &Path, rng: &mut Rng, vocab: &[String]) -> u64 {
     };
     for i in 0..300 {
         let body: Vec<String> = (0..60).map(|_| sentence(rng, vocab, 12)).collect();
-        write(format!("Notes/{}/note-{i}.md", i % 10), format!("# Note {i}\n\n{}\n", body.join(".\n")));
+        write(
+            format!("Notes/{}/note-{i}.md", i % 10),
+            format!("# Note {i}\n\n{}\n", body.join(".\n")),
+        );
     }
     for i in 0..100 {
         let mut csv = String::from("date,amount,category,description\n");
         for row in 0..300 {
-            csv.push_str(&format!("2025-{:02}-{:02},{}.{:02},{},{}\n", row % 12 + 1, row % 28 + 1, rng.next() % 500, rng.next() % 100, vocab[rng.zipf(200)], sentence(rng, vocab, 5)));
+            csv.push_str(&format!(
+                "2025-{:02}-{:02},{}.{:02},{},{}\n",
+                row % 12 + 1,
+                row % 28 + 1,
+                rng.next() % 500,
+                rng.next() % 100,
+                vocab[rng.zipf(200)],
+                sentence(rng, vocab, 5)
+            ));
         }
         write(format!("Finance/statement-{i}.csv"), csv);
     }
     for i in 0..100 {
-        let lines: Vec<String> = (0..400).map(|n| format!("2025-10-{:02}T10:{:02}:00 INFO {}", n % 28 + 1, n % 60, sentence(rng, vocab, 8))).collect();
+        let lines: Vec<String> = (0..400)
+            .map(|n| {
+                format!(
+                    "2025-10-{:02}T10:{:02}:00 INFO {}",
+                    n % 28 + 1,
+                    n % 60,
+                    sentence(rng, vocab, 8)
+                )
+            })
+            .collect();
         write(format!("Code/logs/app-{i}.log"), lines.join("\n"));
-        let items: Vec<String> = (0..80).map(|n| format!("  {{\"id\": {n}, \"note\": \"{}\"}}", sentence(rng, vocab, 10))).collect();
-        write(format!("Code/data/items-{i}.json"), format!("[\n{}\n]\n", items.join(",\n")));
+        let items: Vec<String> = (0..80)
+            .map(|n| {
+                format!(
+                    "  {{\"id\": {n}, \"note\": \"{}\"}}",
+                    sentence(rng, vocab, 10)
+                )
+            })
+            .collect();
+        write(
+            format!("Code/data/items-{i}.json"),
+            format!("[\n{}\n]\n", items.join(",\n")),
+        );
     }
     bytes
 }
@@ -93,7 +136,9 @@ fn bench_indexing() {
 
     // Raw converters, same files, same thread count as the pipeline.
     let files: Vec<(String, Vec<u8>)> = walk_files(profile.path());
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2);
     let started = Instant::now();
     let chunk = files.len().div_ceil(threads);
     let units: usize = std::thread::scope(|scope| {
@@ -102,7 +147,11 @@ fn bench_indexing() {
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|(name, data)| converters::convert(&Input::detect(name, data)).map(|c| c.units.len()).unwrap_or(0))
+                        .map(|(name, data)| {
+                            converters::convert(&Input::detect(name, data))
+                                .map(|c| c.units.len())
+                                .unwrap_or(0)
+                        })
                         .sum::<usize>()
                 })
             })
@@ -121,13 +170,29 @@ fn bench_indexing() {
     let rerun = started.elapsed().as_secs_f64();
     assert_eq!(again.converted, 0);
 
-    println!("## indexing: {} text files, {mb:.1} MB, {} units ({threads} threads)", files.len(), summary.units);
+    println!(
+        "## indexing: {} text files, {mb:.1} MB, {} units ({threads} threads)",
+        files.len(),
+        summary.units
+    );
     println!("| stage | seconds | MB/s | units/s |");
     println!("|---|---|---|---|");
-    println!("| converters only | {raw:.2} | {:.1} | {:.0} |", mb / raw, units as f64 / raw);
-    println!("| full pipeline (walk+convert+tantivy+manifest) | {full:.2} | {:.1} | {:.0} |", mb / full, summary.units as f64 / full);
+    println!(
+        "| converters only | {raw:.2} | {:.1} | {:.0} |",
+        mb / raw,
+        units as f64 / raw
+    );
+    println!(
+        "| full pipeline (walk+convert+tantivy+manifest) | {full:.2} | {:.1} | {:.0} |",
+        mb / full,
+        summary.units as f64 / full
+    );
     println!("| re-run, unchanged profile | {rerun:.3} | | |");
-    println!("pipeline / converters throughput ratio: {:.2}; re-run / first run time: {:.3}", raw / full, rerun / full);
+    println!(
+        "pipeline / converters throughput ratio: {:.2}; re-run / first run time: {:.3}",
+        raw / full,
+        rerun / full
+    );
 }
 
 fn walk_files(root: &Path) -> Vec<(String, Vec<u8>)> {
@@ -139,7 +204,11 @@ fn walk_files(root: &Path) -> Vec<(String, Vec<u8>)> {
             if path.is_dir() {
                 stack.push(path);
             } else {
-                let name = path.strip_prefix(root).unwrap().to_string_lossy().to_string();
+                let name = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .to_string();
                 out.push((name, std::fs::read(&path).unwrap()));
             }
         }
@@ -180,8 +249,14 @@ fn build_unit_corpus(index_root: &Path, profile: &Path, units: usize, vocab: &[S
             extra: BTreeMap::new(),
         };
         for page in 0..units_per_file {
-            let unit = Unit::new(UnitKind::Page, Locator::page(page as u32 + 1), sentence(&mut rng, vocab, 60));
-            writer.add_document(unit_document(&fields, &record, &unit, page as u64, mtime)).unwrap();
+            let unit = Unit::new(
+                UnitKind::Page,
+                Locator::page(page as u32 + 1),
+                sentence(&mut rng, vocab, 60),
+            );
+            writer
+                .add_document(unit_document(&fields, &record, &unit, page as u64, mtime))
+                .unwrap();
         }
         record.unit_count = units_per_file as u32;
         records.push(record);
@@ -198,7 +273,10 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 }
 
 fn bench_bm25() {
-    let units: usize = std::env::var("DENTATE_BENCH_UNITS").ok().and_then(|v| v.parse().ok()).unwrap_or(120_000);
+    let units: usize = std::env::var("DENTATE_BENCH_UNITS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(120_000);
     let vocab = vocabulary(20_000);
     let profile = tempfile::tempdir().unwrap();
     let index_dir = tempfile::tempdir().unwrap();
@@ -211,13 +289,20 @@ fn bench_bm25() {
     let queries: Vec<String> = (0..400)
         .map(|_| {
             let n = 2 + (rng.next() % 4) as usize;
-            (0..n).map(|_| vocab[50 + rng.zipf(vocab.len() - 50)].clone()).collect::<Vec<_>>().join(" ")
+            (0..n)
+                .map(|_| vocab[50 + rng.zipf(vocab.len() - 50)].clone())
+                .collect::<Vec<_>>()
+                .join(" ")
         })
         .collect();
     let measure = |grouped: bool| {
         let mut times = Vec::with_capacity(queries.len());
         for query in &queries {
-            let params = SearchParams { query: query.clone(), top_k: 10, ..SearchParams::default() };
+            let params = SearchParams {
+                query: query.clone(),
+                top_k: 10,
+                ..SearchParams::default()
+            };
             let started = Instant::now();
             if grouped {
                 engine.search(params).unwrap();
@@ -232,12 +317,26 @@ fn bench_bm25() {
     measure(false); // warm-up
     let flat = measure(false);
     let grouped = measure(true);
-    println!("## BM25 latency: {units} units (built in {build:.1} s), {} queries of 2-5 terms, top-10", queries.len());
+    println!(
+        "## BM25 latency: {units} units (built in {build:.1} s), {} queries of 2-5 terms, top-10",
+        queries.len()
+    );
     println!("| request | p50 ms | p99 ms |");
     println!("|---|---|---|");
-    println!("| Retrieve (flat units) | {:.2} | {:.2} |", percentile(&flat, 0.5), percentile(&flat, 0.99));
-    println!("| Search (grouped by file, 3 units/file) | {:.2} | {:.2} |", percentile(&grouped, 0.5), percentile(&grouped, 0.99));
-    println!("grouped / flat p50 ratio: {:.2}", percentile(&grouped, 0.5) / percentile(&flat, 0.5));
+    println!(
+        "| Retrieve (flat units) | {:.2} | {:.2} |",
+        percentile(&flat, 0.5),
+        percentile(&flat, 0.99)
+    );
+    println!(
+        "| Search (grouped by file, 3 units/file) | {:.2} | {:.2} |",
+        percentile(&grouped, 0.5),
+        percentile(&grouped, 0.99)
+    );
+    println!(
+        "grouped / flat p50 ratio: {:.2}",
+        percentile(&grouped, 0.5) / percentile(&flat, 0.5)
+    );
 }
 
 fn main() {

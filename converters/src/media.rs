@@ -115,7 +115,32 @@ pub fn convert_image(input: &Input) -> Result<Conversion, ConvertError> {
             (None, None)
         }
     };
-    Ok(image_conversion(name, format, dims, &photo))
+    let mut conversion = image_conversion(name, format, dims, &photo);
+    if let Some(damage) = jpeg_truncation(input.bytes) {
+        conversion
+            .meta
+            .extra
+            .insert(crate::unit::DAMAGE_KEY.to_string(), damage);
+    }
+    Ok(conversion)
+}
+
+/// A JPEG must end with the end-of-image marker (FF D9, possibly followed by padding or
+/// appended data such as a second image). A file that stops inside the entropy-coded
+/// data decodes "successfully" (the decoder pads it) but is truncated: report it.
+fn jpeg_truncation(bytes: &[u8]) -> Option<String> {
+    if !bytes.starts_with(b"\xFF\xD8\xFF") {
+        return None;
+    }
+    let has_end_marker = bytes
+        .windows(2)
+        .rev()
+        .take(64 * 1024)
+        .any(|w| w == b"\xFF\xD9");
+    (!has_end_marker).then(|| {
+        "damaged jpeg: no end-of-image marker, the file is truncated; the readable part is indexed"
+            .to_string()
+    })
 }
 
 enum ProbeError {
@@ -1839,6 +1864,23 @@ mod tests {
             let head = &bytes[..bytes.len().min(1 << 20)];
             let result = crate::convert(&input(name, head, bytes.len() as u64, file_type));
             assert_eq!(result.is_ok(), ok, "{name}: {result:?}");
+        }
+    }
+
+    #[test]
+    fn truncated_jpeg_is_reported_as_damaged() {
+        let mut jpeg = Vec::new();
+        image::DynamicImage::new_rgb8(16, 16)
+            .write_to(
+                &mut std::io::Cursor::new(&mut jpeg),
+                image::ImageFormat::Jpeg,
+            )
+            .unwrap();
+        let whole = crate::convert(&Input::detect("a.jpg", &jpeg)).unwrap();
+        assert!(!whole.meta.extra.contains_key(crate::unit::DAMAGE_KEY));
+        let cut = &jpeg[..jpeg.len() - 2];
+        if let Ok(partial) = crate::convert(&Input::detect("a.jpg", cut)) {
+            assert!(partial.meta.extra[crate::unit::DAMAGE_KEY].contains("truncated"));
         }
     }
 }

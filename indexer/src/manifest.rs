@@ -213,7 +213,11 @@ impl Manifest {
     }
 
     /// Applies a batch of upserts and deletions in one transaction.
-    pub fn apply(&mut self, upserts: &[FileRecord], deletions: &[String]) -> Result<(), IndexError> {
+    pub fn apply(
+        &mut self,
+        upserts: &[FileRecord],
+        deletions: &[String],
+    ) -> Result<(), IndexError> {
         let transaction = self.connection.transaction().map_err(IndexError::sql)?;
         {
             let mut delete = transaction
@@ -280,9 +284,11 @@ impl Manifest {
 
     pub fn info(&self, key: &str) -> Result<Option<String>, IndexError> {
         self.connection
-            .query_row("SELECT value FROM info WHERE key = ?1", params![key], |row| {
-                row.get(0)
-            })
+            .query_row(
+                "SELECT value FROM info WHERE key = ?1",
+                params![key],
+                |row| row.get(0),
+            )
             .optional()
             .map_err(IndexError::sql)
     }

@@ -181,7 +181,9 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     for issue in &walked.issues {
         seen.insert(issue.rel_path.clone());
         let record = issue_record(issue);
-        if known.get(&record.path).map(|r| (&r.status, &r.error)) != Some((&record.status, &record.error)) {
+        if known.get(&record.path).map(|r| (&r.status, &r.error))
+            != Some((&record.status, &record.error))
+        {
             issue_records.push(record);
         }
     }
@@ -259,12 +261,22 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
             write_converted(&writer, &fields, converted, &mut pending, &mut summary)?;
         }
         if last_commit.elapsed() >= options.commit_interval {
-            commit(&mut writer, &mut manifest, &mut pending, &mut pending_deletions)?;
+            commit(
+                &mut writer,
+                &mut manifest,
+                &mut pending,
+                &mut pending_deletions,
+            )?;
             last_commit = Instant::now();
             progress.committed(done);
         }
     }
-    commit(&mut writer, &mut manifest, &mut pending, &mut pending_deletions)?;
+    commit(
+        &mut writer,
+        &mut manifest,
+        &mut pending,
+        &mut pending_deletions,
+    )?;
     progress.committed(done);
     writer.wait_merging_threads()?;
     manifest.set_info("last_commit", &Utc::now().to_rfc3339())?;
@@ -321,12 +333,7 @@ fn commit(
 fn subtree(known: &HashMap<String, FileRecord>, path: &str) -> Vec<String> {
     let mut out = vec![path.to_string()];
     let prefix = format!("{path}#");
-    out.extend(
-        known
-            .keys()
-            .filter(|k| k.starts_with(&prefix))
-            .cloned(),
-    );
+    out.extend(known.keys().filter(|k| k.starts_with(&prefix)).cloned());
     out
 }
 
@@ -353,7 +360,8 @@ pub fn open_or_create(layout: &IndexLayout, profile: &Path) -> Result<(Index, Fi
         if non_empty {
             return Err(IndexError::NotAnIndex {
                 path: layout.root.clone(),
-                detail: "folder is not empty and has no dentate.json; refusing to write into it".to_string(),
+                detail: "folder is not empty and has no dentate.json; refusing to write into it"
+                    .to_string(),
             });
         }
         true
@@ -438,13 +446,18 @@ fn read_file(file: &WalkedFile) -> Result<(FileType, Vec<u8>), std::io::Error> {
         return Ok((file_type, head));
     }
     let mut bytes = head;
-    handle.take(limit.saturating_sub(bytes.len() as u64)).read_to_end(&mut bytes)?;
+    handle
+        .take(limit.saturating_sub(bytes.len() as u64))
+        .read_to_end(&mut bytes)?;
     Ok((file_type, bytes))
 }
 
 fn mtime_of(mtime_ns: i64) -> DateTime<FixedOffset> {
     let utc = Utc
-        .timestamp_opt(mtime_ns.div_euclid(1_000_000_000), mtime_ns.rem_euclid(1_000_000_000) as u32)
+        .timestamp_opt(
+            mtime_ns.div_euclid(1_000_000_000),
+            mtime_ns.rem_euclid(1_000_000_000) as u32,
+        )
         .single()
         .unwrap_or_default();
     utc.with_timezone(&Local).fixed_offset()
@@ -455,9 +468,21 @@ fn convert_file(file: &WalkedFile, previous: Option<&FileRecord>, timeout: Durat
     let (file_type, bytes) = match read_file(file) {
         Ok(read) => read,
         Err(error) => {
-            let mut record = base_record(&file.rel_path, None, file.size, file.mtime_ns, FileType::Binary, None);
+            let mut record = base_record(
+                &file.rel_path,
+                None,
+                file.size,
+                file.mtime_ns,
+                FileType::Binary,
+                None,
+            );
             fail(&mut record, "io", format!("read error: {error}"));
-            return Converted { record, units: Vec::new(), mtime, children: Vec::new() };
+            return Converted {
+                record,
+                units: Vec::new(),
+                mtime,
+                children: Vec::new(),
+            };
         }
     };
     let hash = content_hash(&bytes, file.size);
@@ -470,10 +495,25 @@ fn convert_file(file: &WalkedFile, previous: Option<&FileRecord>, timeout: Durat
         {
             let mut record = previous.clone();
             record.mtime_ns = file.mtime_ns;
-            return Converted { record, units: Vec::new(), mtime, children: Vec::new() };
+            return Converted {
+                record,
+                units: Vec::new(),
+                mtime,
+                children: Vec::new(),
+            };
         }
     }
-    convert_bytes(&file.rel_path, None, file_type, bytes, file.size, file.mtime_ns, Some(hash), timeout, 0)
+    convert_bytes(
+        &file.rel_path,
+        None,
+        file_type,
+        bytes,
+        file.size,
+        file.mtime_ns,
+        Some(hash),
+        timeout,
+        0,
+    )
 }
 
 /// BLAKE3 of the bytes read (the whole file, or the head of a media file plus its size).
@@ -543,27 +583,46 @@ fn convert_bytes(
         Err(error) => {
             tracing::warn!(path, error = %error, "conversion failed");
             fail(&mut record, error.reason(), error.to_string());
-            return Converted { record, units: Vec::new(), mtime, children: Vec::new() };
+            return Converted {
+                record,
+                units: Vec::new(),
+                mtime,
+                children: Vec::new(),
+            };
         }
     };
-    let Conversion { units, meta, children } = conversion;
+    let Conversion {
+        units,
+        meta,
+        children,
+    } = conversion;
     record.unit_count = units.len() as u32;
     for unit in &units {
-        *record.units_by_kind.entry(unit.kind().as_str().to_string()).or_default() += 1;
+        *record
+            .units_by_kind
+            .entry(unit.kind().as_str().to_string())
+            .or_default() += 1;
     }
     record.title = meta.title.clone();
     record.author = meta.author.clone();
     record.created = meta.created.map(|t| t.to_rfc3339());
     record.extra = meta.extra.clone();
     if let Some(pages) = meta.page_count {
-        record.extra.insert("page_count".to_string(), pages.to_string());
+        record
+            .extra
+            .insert("page_count".to_string(), pages.to_string());
     }
     let children = if depth < MAX_ATTACHMENT_DEPTH {
         convert_children(path, children, mtime_ns, timeout, depth)
     } else {
         Vec::new()
     };
-    Converted { record, units, mtime, children }
+    Converted {
+        record,
+        units,
+        mtime,
+        children,
+    }
 }
 
 fn convert_children(
@@ -592,7 +651,17 @@ fn convert_children(
             let file_type = converters::detect(&unique, head);
             let size = child.bytes.len() as u64;
             let hash = Some(content_hash(&child.bytes, size));
-            convert_bytes(&path, Some(parent), file_type, child.bytes, size, mtime_ns, hash, timeout, depth + 1)
+            convert_bytes(
+                &path,
+                Some(parent),
+                file_type,
+                child.bytes,
+                size,
+                mtime_ns,
+                hash,
+                timeout,
+                depth + 1,
+            )
         })
         .collect()
 }
@@ -639,7 +708,12 @@ fn write_converted(
     pending: &mut Vec<FileRecord>,
     summary: &mut RunSummary,
 ) -> Result<(), IndexError> {
-    let Converted { record, units, mtime, children } = converted;
+    let Converted {
+        record,
+        units,
+        mtime,
+        children,
+    } = converted;
     summary.converted += 1;
     for (ordinal, unit) in units.iter().enumerate() {
         writer.add_document(unit_document(fields, &record, unit, ordinal as u64, mtime))?;
@@ -651,7 +725,15 @@ fn write_converted(
     Ok(())
 }
 
-const WEEKDAYS: [&str; 7] = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+const WEEKDAYS: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
 
 /// Builds the tantivy document of one unit.
 pub fn unit_document(

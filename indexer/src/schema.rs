@@ -140,7 +140,10 @@ pub fn build_schema() -> Schema {
     builder.add_text_field("file_type", keyword);
     builder.add_i64_field("content_time", number.clone());
     builder.add_i64_field("modified", number.clone());
-    builder.add_u64_field("weekday", NumericOptions::default().set_indexed().set_fast());
+    builder.add_u64_field(
+        "weekday",
+        NumericOptions::default().set_indexed().set_fast(),
+    );
     builder.add_u64_field("hour", NumericOptions::default().set_indexed().set_fast());
     builder.add_u64_field("ordinal", number);
     builder.add_text_field("locator", STORED);
@@ -246,7 +249,10 @@ mod tests {
 
     #[test]
     fn path_words_split_humps_and_digits() {
-        assert_eq!(split_path_words("3M_2018_10K.pdf"), "3M 2018 10K 10 K pdf");
+        assert_eq!(
+            split_path_words("3M_2018_10K.pdf"),
+            "3M 3 M 2018 10K 10 K pdf"
+        );
         assert_eq!(
             split_path_words("FosterCreek v2.docx"),
             "FosterCreek Foster Creek v2 v 2 docx"

@@ -66,10 +66,7 @@ pub fn walk(root: &Path, exclude: Option<&Path>) -> WalkResult {
         let entry = match item {
             Ok(entry) => entry,
             Err(error) => {
-                let rel_path = error
-                    .path()
-                    .map(|p| relative(root, p))
-                    .unwrap_or_default();
+                let rel_path = error.path().map(|p| relative(root, p)).unwrap_or_default();
                 let is_loop = error.loop_ancestor().is_some();
                 result.issues.push(WalkIssue {
                     rel_path,
@@ -166,7 +163,10 @@ fn is_pruned(entry: &DirEntry, exclude: Option<&Path>) -> bool {
 fn junk_reason(entry: &DirEntry) -> Option<&'static str> {
     let name = entry.file_name().to_string_lossy();
     let lower = name.to_ascii_lowercase();
-    if matches!(lower.as_str(), "thumbs.db" | "desktop.ini" | "ehthumbs.db" | "icon\r") {
+    if matches!(
+        lower.as_str(),
+        "thumbs.db" | "desktop.ini" | "ehthumbs.db" | "icon\r"
+    ) {
         return Some("operating system metadata file");
     }
     if name.starts_with("~$") {
@@ -210,7 +210,11 @@ mod tests {
         std::fs::create_dir_all(root.join("Docs/.git")).unwrap();
         std::fs::create_dir_all(root.join("Code/node_modules/x")).unwrap();
         std::fs::create_dir_all(root.join("Cache")).unwrap();
-        std::fs::write(root.join("Cache/CACHEDIR.TAG"), "Signature: 8a477f597d28d172789f06886806bc55").unwrap();
+        std::fs::write(
+            root.join("Cache/CACHEDIR.TAG"),
+            "Signature: 8a477f597d28d172789f06886806bc55",
+        )
+        .unwrap();
         std::fs::write(root.join("Cache/blob.txt"), "x").unwrap();
         std::fs::write(root.join("Docs/a.txt"), "hello").unwrap();
         std::fs::write(root.join("Docs/.git/config"), "x").unwrap();
@@ -223,7 +227,10 @@ mod tests {
         assert_eq!(files, vec!["Docs/a.txt"]);
         let junk: Vec<_> = result.issues.iter().map(|i| i.rel_path.as_str()).collect();
         assert_eq!(junk, vec!["Docs/Thumbs.db", "Docs/~$report.docx"]);
-        assert!(result.issues.iter().all(|i| i.skipped && i.reason == "junk"));
+        assert!(result
+            .issues
+            .iter()
+            .all(|i| i.skipped && i.reason == "junk"));
     }
 
     #[cfg(unix)]
@@ -235,14 +242,22 @@ mod tests {
         let root = dir.path();
         std::fs::create_dir_all(root.join("a")).unwrap();
         std::fs::write(root.join("a/in.txt"), "inside").unwrap();
-        std::os::unix::fs::symlink(outside.path().join("secret.txt"), root.join("a/leak.txt")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.txt"), root.join("a/leak.txt"))
+            .unwrap();
         std::os::unix::fs::symlink(root.join("a"), root.join("a/loop")).unwrap();
         std::os::unix::fs::symlink(root.join("a/in.txt"), root.join("alias.txt")).unwrap();
         let result = walk(root, None);
         let files: Vec<_> = result.files.iter().map(|f| f.rel_path.as_str()).collect();
         assert_eq!(files, vec!["a/in.txt", "alias.txt"]);
-        let reasons: Vec<_> = result.issues.iter().map(|i| (i.rel_path.as_str(), i.reason)).collect();
-        assert!(reasons.contains(&("a/leak.txt", "symlink_outside_profile")), "{reasons:?}");
+        let reasons: Vec<_> = result
+            .issues
+            .iter()
+            .map(|i| (i.rel_path.as_str(), i.reason))
+            .collect();
+        assert!(
+            reasons.contains(&("a/leak.txt", "symlink_outside_profile")),
+            "{reasons:?}"
+        );
         assert!(reasons.contains(&("a/loop", "symlink_loop")), "{reasons:?}");
     }
 }

@@ -7,4 +7,5 @@ pub mod v1 {
 }
 
 /// The encoded `FileDescriptorSet` of `dentate.v1`, for `tonic-reflection`.
-pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/dentate_descriptor.bin"));
+pub const FILE_DESCRIPTOR_SET: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/dentate_descriptor.bin"));

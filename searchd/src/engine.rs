@@ -66,6 +66,16 @@ pub struct StatsOutcome {
     pub last_commit: Option<String>,
 }
 
+/// Ranked units with what produced them: the searcher snapshot, `(score, address)` hits,
+/// the lexical query (for snippets and explain), the total match count and notes.
+type Ranked = (
+    Searcher,
+    Vec<(f32, DocAddress)>,
+    Option<LexicalQuery>,
+    u64,
+    Vec<String>,
+);
+
 /// The search engine over one index.
 pub struct Engine {
     handle: IndexHandle,
@@ -90,16 +100,15 @@ impl Engine {
         &self,
         f: impl FnOnce(&Manifest) -> Result<T, indexer::IndexError>,
     ) -> Result<T, SearchError> {
-        let guard = self.manifest.lock().unwrap_or_else(|poison| poison.into_inner());
+        let guard = self
+            .manifest
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
         Ok(f(&guard)?)
     }
 
     /// Ranked units (flat). The core of both `search` and `retrieve`.
-    fn rank_units(
-        &self,
-        params: &SearchParams,
-        limit: usize,
-    ) -> Result<(Searcher, Vec<(f32, DocAddress)>, Option<LexicalQuery>, u64, Vec<String>), SearchError> {
+    fn rank_units(&self, params: &SearchParams, limit: usize) -> Result<Ranked, SearchError> {
         let fields = &self.handle.fields;
         let lexical = lexical_query(fields, &params.query);
         let mut notes = Vec::new();
@@ -121,14 +130,18 @@ impl Engine {
         let query = full_query(lexical.as_ref(), filter);
         let searcher = self.handle.reader.searcher();
         let (hits, total) = if lexical.is_some() {
-            searcher.search(&query, &(TopDocs::with_limit(limit).order_by_score(), Count))?
+            searcher.search(
+                &query,
+                &(TopDocs::with_limit(limit).order_by_score(), Count),
+            )?
         } else {
             // Filters only: newest first.
             notes.push("no query terms: newest units matching the filters".to_string());
             let (by_time, total) = searcher.search(
                 &query,
                 &(
-                    TopDocs::with_limit(limit).order_by_fast_field::<i64>("content_time", Order::Desc),
+                    TopDocs::with_limit(limit)
+                        .order_by_fast_field::<i64>("content_time", Order::Desc),
                     Count,
                 ),
             )?;
@@ -160,7 +173,12 @@ impl Engine {
             }
             signals.insert("score".to_string(), f64::from(score));
         }
-        Ok(UnitHit { unit, score, snippet, signals })
+        Ok(UnitHit {
+            unit,
+            score,
+            snippet,
+            signals,
+        })
     }
 
     fn snippet_generator(
@@ -241,7 +259,14 @@ impl Engine {
         let units = hits
             .into_iter()
             .map(|(score, address)| {
-                self.unit_hit(&searcher, address, score, lexical.as_ref(), snippets.as_ref(), params.explain)
+                self.unit_hit(
+                    &searcher,
+                    address,
+                    score,
+                    lexical.as_ref(),
+                    snippets.as_ref(),
+                    params.explain,
+                )
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(RetrieveOutcome {
@@ -326,7 +351,8 @@ impl Engine {
     }
 
     pub fn stats(&self) -> Result<StatsOutcome, SearchError> {
-        let (totals, last_commit) = self.with_manifest(|m| Ok((m.totals()?, m.info("last_commit")?)))?;
+        let (totals, last_commit) =
+            self.with_manifest(|m| Ok((m.totals()?, m.info("last_commit")?)))?;
         Ok(StatsOutcome {
             totals,
             profile_root: self.handle.info.profile_root.clone(),
@@ -406,7 +432,9 @@ fn truncate_chars(text: &str, max: usize) -> String {
 }
 
 fn html_escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 #[cfg(test)]
@@ -416,7 +444,10 @@ mod tests {
     #[test]
     fn paths_are_normalised_and_escapes_rejected() {
         assert_eq!(normalize_path("a//b/./c.pdf").unwrap(), "a/b/c.pdf");
-        assert_eq!(normalize_path("Mail/x.eml#attachment/r.pdf").unwrap(), "Mail/x.eml#attachment/r.pdf");
+        assert_eq!(
+            normalize_path("Mail/x.eml#attachment/r.pdf").unwrap(),
+            "Mail/x.eml#attachment/r.pdf"
+        );
         assert!(normalize_path("../etc/passwd").is_err());
         assert!(normalize_path("a/../../b").is_err());
         assert!(normalize_path("/etc/passwd").is_err());

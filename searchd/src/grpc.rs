@@ -194,7 +194,11 @@ impl Dentate for DentateService {
         let request = request.into_inner();
         let outcome = self
             .blocking(move |e| {
-                e.list_files(&request.pattern, request.limit as usize, request.include_failed)
+                e.list_files(
+                    &request.pattern,
+                    request.limit as usize,
+                    request.include_failed,
+                )
             })
             .await?;
         Ok(Response::new(pb::ListFilesResponse {

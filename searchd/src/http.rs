@@ -93,7 +93,9 @@ struct RetrieveBody {
 impl RetrieveBody {
     fn parse(body: &Bytes) -> Result<RetrieveBody, HttpError> {
         if body.is_empty() {
-            return Err(bad_request("request body is empty; expected JSON with \"query\" or \"queries\""));
+            return Err(bad_request(
+                "request body is empty; expected JSON with \"query\" or \"queries\"",
+            ));
         }
         serde_json::from_slice(body).map_err(|e| bad_request(format!("invalid request JSON: {e}")))
     }
@@ -103,7 +105,11 @@ impl RetrieveBody {
             (Some(q), None) => vec![q.clone()],
             (None, Some(qs)) if !qs.is_empty() => qs.clone(),
             (None, Some(_)) => return Err(bad_request("\"queries\" is empty")),
-            (Some(_), Some(_)) => return Err(bad_request("give either \"query\" or \"queries\", not both")),
+            (Some(_), Some(_)) => {
+                return Err(bad_request(
+                    "give either \"query\" or \"queries\", not both",
+                ))
+            }
             (None, None) => return Err(bad_request("missing \"query\" (or \"queries\")")),
         };
         if queries.len() > 64 {
@@ -141,7 +147,14 @@ fn metadata_of(hit: &UnitHit) -> Map<String, Value> {
     let mut meta = Map::new();
     meta.insert("file_path".into(), json!(unit.path));
     meta.insert("file_name".into(), json!(name));
-    meta.insert("file_type".into(), json!(if unit.ext.is_empty() { &unit.file_type } else { &unit.ext }));
+    meta.insert(
+        "file_type".into(),
+        json!(if unit.ext.is_empty() {
+            &unit.file_type
+        } else {
+            &unit.ext
+        }),
+    );
     meta.insert("modality".into(), json!(unit.modality));
     meta.insert("kind".into(), json!(unit.kind));
     meta.insert("content_time".into(), json!(unit.content_time_text));
@@ -163,7 +176,10 @@ fn metadata_of(hit: &UnitHit) -> Map<String, Value> {
     put("row_end", locator.row_end.map(|v| json!(v)));
     put("line_start", locator.line_start.map(|v| json!(v)));
     put("line_end", locator.line_end.map(|v| json!(v)));
-    put("start", locator.t_start_ms.map(|v| json!(v as f64 / 1000.0)));
+    put(
+        "start",
+        locator.t_start_ms.map(|v| json!(v as f64 / 1000.0)),
+    );
     put("end", locator.t_end_ms.map(|v| json!(v as f64 / 1000.0)));
     put("part", locator.part.as_ref().map(|v| json!(v)));
     put("event_uid", locator.event_uid.as_ref().map(|v| json!(v)));
@@ -185,7 +201,10 @@ fn hippocamp_result(hit: &UnitHit) -> Value {
 fn search_r1_result(hit: &UnitHit) -> Value {
     let mut document = metadata_of(hit);
     document.insert("id".into(), json!(hit.unit.unit_id));
-    document.insert("contents".into(), json!(format!("{}\n{}", hit.unit.path, hit.unit.text)));
+    document.insert(
+        "contents".into(),
+        json!(format!("{}\n{}", hit.unit.path, hit.unit.text)),
+    );
     json!({ "document": document, "score": hit.score })
 }
 
@@ -196,11 +215,19 @@ async fn run_blocking<T: Send + 'static>(
     let engine = engine.clone();
     tokio::task::spawn_blocking(move || work(&engine))
         .await
-        .map_err(|e| HttpError(StatusCode::INTERNAL_SERVER_ERROR, format!("worker failed: {e}")))?
+        .map_err(|e| {
+            HttpError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("worker failed: {e}"),
+            )
+        })?
         .map_err(HttpError::from)
 }
 
-async fn retrieve(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Json<Value>, HttpError> {
+async fn retrieve(
+    State(engine): State<Arc<Engine>>,
+    body: Bytes,
+) -> Result<Json<Value>, HttpError> {
     let request = RetrieveBody::parse(&body)?;
     let queries = request.queries()?;
     let mut all_params = Vec::new();
@@ -208,7 +235,10 @@ async fn retrieve(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Json
         all_params.push(request.params(query.clone())?);
     }
     let outcomes = run_blocking(&engine, move |e| {
-        all_params.into_iter().map(|p| e.retrieve(p)).collect::<Result<Vec<_>, _>>()
+        all_params
+            .into_iter()
+            .map(|p| e.retrieve(p))
+            .collect::<Result<Vec<_>, _>>()
     })
     .await?;
     let first = &outcomes[0];
@@ -219,7 +249,8 @@ async fn retrieve(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Json
         "took_ms": first.took_ms,
     });
     if request.rerank {
-        reply["note"] = json!("rerank requested; no reranker is available, results are in retrieval order");
+        reply["note"] =
+            json!("rerank requested; no reranker is available, results are in retrieval order");
     }
     if !first.notes.is_empty() {
         reply["explain"] = json!(first.notes);
@@ -231,14 +262,21 @@ async fn retrieve(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Json
             .map(|o| o
                 .units
                 .iter()
-                .map(|u| if with_scores { search_r1_result(u) } else { search_r1_result(u)["document"].clone() })
+                .map(|u| if with_scores {
+                    search_r1_result(u)
+                } else {
+                    search_r1_result(u)["document"].clone()
+                })
                 .collect::<Vec<_>>())
             .collect::<Vec<_>>());
     }
     Ok(Json(reply))
 }
 
-async fn grouped_search(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Json<Value>, HttpError> {
+async fn grouped_search(
+    State(engine): State<Arc<Engine>>,
+    body: Bytes,
+) -> Result<Json<Value>, HttpError> {
     let request = RetrieveBody::parse(&body)?;
     let queries = request.queries()?;
     if queries.len() != 1 {

@@ -91,7 +91,9 @@ impl SearchParams {
             self.top_k = 10;
         }
         if self.top_k > MAX_TOP_K {
-            return Err(SearchError::invalid(format!("top_k must be at most {MAX_TOP_K}")));
+            return Err(SearchError::invalid(format!(
+                "top_k must be at most {MAX_TOP_K}"
+            )));
         }
         if self.units_per_file == 0 {
             self.units_per_file = 3;
@@ -104,7 +106,11 @@ impl SearchParams {
                 )));
             }
         }
-        self.modalities = self.modalities.iter().map(|m| m.to_ascii_lowercase()).collect();
+        self.modalities = self
+            .modalities
+            .iter()
+            .map(|m| m.to_ascii_lowercase())
+            .collect();
         self.extensions = self
             .extensions
             .iter()
@@ -112,12 +118,16 @@ impl SearchParams {
             .collect();
         if let (Some(start), Some(end)) = (self.time_start, self.time_end) {
             if start >= end {
-                return Err(SearchError::invalid("content_time range is empty (start >= end)"));
+                return Err(SearchError::invalid(
+                    "content_time range is empty (start >= end)",
+                ));
             }
         }
         for prefix in &self.path_prefixes {
             if prefix.split('/').any(|p| p == "..") {
-                return Err(SearchError::invalid(format!("path prefix {prefix:?} contains \"..\"")));
+                return Err(SearchError::invalid(format!(
+                    "path prefix {prefix:?} contains \"..\""
+                )));
             }
         }
         Ok(self)
@@ -160,7 +170,11 @@ fn analyse(mut analyzer: TextAnalyzer, text: &str) -> Vec<String> {
     out
 }
 
-fn field_query(field: tantivy::schema::Field, terms: &[String], boost: f32) -> Option<Box<dyn Query>> {
+fn field_query(
+    field: tantivy::schema::Field,
+    terms: &[String],
+    boost: f32,
+) -> Option<Box<dyn Query>> {
     if terms.is_empty() {
         return None;
     }
@@ -174,7 +188,10 @@ fn field_query(field: tantivy::schema::Field, terms: &[String], boost: f32) -> O
             (Occur::Should, query)
         })
         .collect();
-    Some(Box::new(BoostQuery::new(Box::new(BooleanQuery::new(clauses)), boost)))
+    Some(Box::new(BoostQuery::new(
+        Box::new(BooleanQuery::new(clauses)),
+        boost,
+    )))
 }
 
 /// Builds the BM25 query; `None` when the text has no searchable terms.
@@ -213,7 +230,11 @@ pub fn lexical_query(fields: &Fields, text: &str) -> Option<LexicalQuery> {
             terms.push(t);
         }
     }
-    Some(LexicalQuery { combined, signals, terms })
+    Some(LexicalQuery {
+        combined,
+        signals,
+        terms,
+    })
 }
 
 /// The filter part of a request as one zero-scoring query, or `None` without filters.
@@ -275,11 +296,17 @@ pub fn filter_query(fields: &Fields, params: &SearchParams) -> Option<Box<dyn Qu
     if must.is_empty() {
         return None;
     }
-    Some(Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(must)), 0.0)))
+    Some(Box::new(ConstScoreQuery::new(
+        Box::new(BooleanQuery::new(must)),
+        0.0,
+    )))
 }
 
 /// Lexical query AND filter; a filter alone matches everything it lets through.
-pub fn full_query(lexical: Option<&LexicalQuery>, filter: Option<Box<dyn Query>>) -> Box<dyn Query> {
+pub fn full_query(
+    lexical: Option<&LexicalQuery>,
+    filter: Option<Box<dyn Query>>,
+) -> Box<dyn Query> {
     match (lexical, filter) {
         (Some(lexical), Some(filter)) => Box::new(BooleanQuery::new(vec![
             (Occur::Must, lexical.combined.box_clone()),

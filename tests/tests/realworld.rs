@@ -40,7 +40,11 @@ async fn realworld_corpus_acceptance() {
 
     // Every other document / text file yields units.
     let listing = client
-        .list_files(pb::ListFilesRequest { pattern: String::new(), limit: 100_000, include_failed: true })
+        .list_files(pb::ListFilesRequest {
+            pattern: String::new(),
+            limit: 100_000,
+            include_failed: true,
+        })
         .await
         .unwrap()
         .into_inner();
@@ -49,11 +53,19 @@ async fn realworld_corpus_acceptance() {
         let top_level = file.parent_path.is_empty();
         let in_broken = file.path.starts_with("Broken/");
         let textual = file.modality == "document" || file.modality == "text";
-        if top_level && !in_broken && textual && (file.status != "indexed" || file.unit_count == 0) {
-            problems.push(format!("{} ({}, {} units): {}", file.path, file.status, file.unit_count, file.error));
+        if top_level && !in_broken && textual && (file.status != "indexed" || file.unit_count == 0)
+        {
+            problems.push(format!(
+                "{} ({}, {} units): {}",
+                file.path, file.status, file.unit_count, file.error
+            ));
         }
     }
-    assert!(problems.is_empty(), "document/text files without units:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "document/text files without units:\n{}",
+        problems.join("\n")
+    );
 
     // The 3M query, in both request dialects.
     let expected = "Documents/Finance/10-K/3M_2018_10K.pdf";

@@ -23,15 +23,27 @@ fn served() -> Served {
     let index_dir = tempfile::tempdir().unwrap();
     let summary = index(profile.path(), index_dir.path());
     let daemon = Daemon::start(index_dir.path());
-    Served { _profile: profile, _index: index_dir, summary, daemon }
+    Served {
+        _profile: profile,
+        _index: index_dir,
+        summary,
+        daemon,
+    }
 }
 
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
 }
 
 fn search_request(query: &str, top_k: u32) -> pb::SearchRequest {
-    pb::SearchRequest { query: query.to_string(), top_k, ..Default::default() }
+    pb::SearchRequest {
+        query: query.to_string(),
+        top_k,
+        ..Default::default()
+    }
 }
 
 #[test]
@@ -40,60 +52,295 @@ fn every_sample_file_is_indexed_with_every_unit_kind() {
     let summary = &served.summary;
     assert_eq!(summary["files"]["failed"], 0, "{summary}");
     let kinds = summary["units_by_kind"].as_object().unwrap();
-    for kind in ["page", "slide", "rows", "message", "event", "span", "image", "media", "metadata"] {
-        assert!(kinds.get(kind).and_then(|v| v.as_u64()).unwrap_or(0) > 0, "no {kind} units: {summary}");
+    for kind in [
+        "page", "slide", "rows", "message", "event", "span", "image", "media", "metadata",
+    ] {
+        assert!(
+            kinds.get(kind).and_then(|v| v.as_u64()).unwrap_or(0) > 0,
+            "no {kind} units: {summary}"
+        );
     }
 }
 
 /// (id, query, expected file, locator check) from samples/FACTS.md: the expected file
 /// must be among the top 5 files and one of its returned units must carry the locator.
 const FACTS: &[(&str, &str, &str, &str)] = &[
-    ("F01", "price of the picture book browser bins on the joinery invoice", "Documents/Shop/Invoices/Hartcliffe Joinery INV-2291.pdf", "page=2"),
-    ("F02", "Hartcliffe invoice balance due after deposit", "Documents/Shop/Invoices/Hartcliffe Joinery INV-2291.pdf", "page=2"),
-    ("F03", "until when is the joinery quotation valid", "Mail/Inbox/2024-02-27 Hartcliffe Joinery - quote Q-0871.eml#attachment/Quote_Q-0871.pdf", "page=1"),
-    ("F04", "quoted price per browser bin before the price rise", "Mail/Inbox/2024-02-27 Hartcliffe Joinery - quote Q-0871.eml#attachment/Quote_Q-0871.pdf", "page=1"),
-    ("F05", "what share of sales were children's books in 2023", "Documents/Shop/Lantern Business Plan 2024-2026.pdf", "page=5"),
-    ("F06", "shop turnover last year in the business plan summary", "Documents/Shop/Lantern Business Plan 2024-2026.pdf", "page=3"),
-    ("F07", "largest grant the West of England retail fund gives", "Downloads/WEIRF_Applicant_Guidance_2024.pdf", "page=2"),
-    ("F08", "how much match funding does the retail fund require", "Downloads/WEIRF_Applicant_Guidance_2024.pdf", "page=2"),
-    ("F09", "grant amount requested in my first draft application", "Documents/Grants/WEIRF application draft v1.docx", "page=2"),
-    ("F10", "final grant application total project cost and amount requested", "Documents/Grants/WEIRF application FINAL.odt", "page=1"),
-    ("F11", "what would happen if the grant is refused, from my pitch notes", "Documents/Shop/Childrens Corner pitch.pptx", "slide=3"),
-    ("F12", "toddler group parents asking for a place to sit", "Documents/Shop/Childrens Corner pitch.pptx", "slide=2"),
-    ("F13", "takings on Valentine's day blind date book promotion", "Documents/Shop/Takings Feb-Mar 2024.xlsx", "row=13"),
-    ("F14", "best trading day of the quarter", "Documents/Shop/Takings Feb-Mar 2024.xlsx", "row=34"),
-    ("F15", "total takings in February 2024", "Documents/Shop/Takings Feb-Mar 2024.xlsx", "row=2"),
-    ("F17", "deposit paid to Hartcliffe Joinery", "Documents/Finance/bank_statement_2024-03.csv", "row=4"),
-    ("F18", "how many copies of Salt Roads of Somerset are in stock", "Documents/Shop/stock_export_2024-04-02.tsv", "row=2"),
-    ("F19", "why Aoife could not work her Saturday shift", "Mail/Inbox/2024-02-06 Aoife - Saturday swap.eml", "any"),
-    ("F20", "dates of Children's Book Week 2024", "Mail/Inbox/2024-02-12 IBN February bulletin.eml", "any"),
-    ("F21", "how many copies of the French heron book were shipped", "Mail/Inbox/2024-02-29 Editions du Heron - commande.eml", "any"),
-    ("F22", "when will the Editions du Héron delivery arrive", "Mail/Inbox/2024-02-29 Editions du Heron - commande.eml", "any"),
-    ("F23", "did I choose the cafe or the children's corner for the back room", "Mail/Sent/2024-03-05 Re Re Cafe or childrens corner.eml", "any"),
-    ("F24", "cafe food business registration how long before opening", "Mail/Inbox/2024-03-05 Gareth - Re Cafe or childrens corner.eml", "any"),
-    ("F25", "when is the VAT return due", "Mail/Inbox/2024-03-05 Gareth - Re Cafe or childrens corner.eml", "any"),
-    ("F26", "deadline to return the grant acceptance form", "Mail/Inbox/2024-04-10 WEIRF grant offer.eml", "any"),
-    ("F27", "which evening is choir rehearsal every week", "Calendar/Ros.ics", "event"),
-    ("F28", "choir practice weeks with no rehearsal (half-term, Easter)", "Calendar/Ros.ics", "event"),
-    ("F29", "day the shop was closed for stock-take", "Calendar/Ros.ics", "event"),
-    ("F30", "small press fair stall number", "Calendar/Ros.ics", "event"),
-    ("F31", "who ordered the lichens field guide and when", "Documents/Apps/special_orders.sqlite", "row=5"),
-    ("F32", "date of the choir spring concert", "Notes/choir.md", "line=9"),
-    ("F33", "bank loan interest rate and term", "Notes/bank-meeting-2024-02-20.md", "line=5"),
-    ("F34", "when did I plant the potatoes at the allotment", "Notes/allotment.md", "line=7"),
-    ("F35", "till sync upload error payload too large", "Code/till-sync/logs/sync-2024-03.log", "line=16"),
-    ("F36", "why does the sync script use batches of 200", "Code/till-sync/sync_sales.py", "line=15"),
-    ("F37", "how many days of till backups are kept on the NAS", "Code/till-sync/backup.sh", "line=4"),
-    ("F38", "shop id in the till sync configuration", "Code/till-sync/config.json", "line=2"),
-    ("F39", "what did the reading group think of The Lighthouse Ledger", "Documents/Shop/reading_group.jsonl", "line=3"),
-    ("F40", "best day in the takings notebook analysis", "Code/notebooks/takings_analysis.ipynb", "any"),
-    ("F41", "stall fee for shops at the Bristol small press fair", "Downloads/Bristol Small Press Fair 2024 - Exhibitor information.html", "any"),
-    ("F42", "publication date of Salt Roads of Somerset in the distributor feed", "Downloads/severn_onix_feed_2024-03.xml", "line=26"),
-    ("F43", "when does the bookshop website domain need renewing", "Documents/Archive/lantern-website-backup-2024-02-01.zip", "any"),
-    ("F44", "cost of Felix's trampoline birthday party", "Documents/Personal/Felix birthday plan.txt", "line=4"),
-    ("F45", "things to do before the small press fair", "Desktop/todo.txt", "line=5"),
-    ("F48", "choir alto practice recording", "Music/Choir/Requiem alto line practice.mp3", "any"),
-    ("F49", "shelving installation video", "Videos/2024-03-17 shelving install timelapse.mp4", "any"),
+    (
+        "F01",
+        "price of the picture book browser bins on the joinery invoice",
+        "Documents/Shop/Invoices/Hartcliffe Joinery INV-2291.pdf",
+        "page=2",
+    ),
+    (
+        "F02",
+        "Hartcliffe invoice balance due after deposit",
+        "Documents/Shop/Invoices/Hartcliffe Joinery INV-2291.pdf",
+        "page=2",
+    ),
+    (
+        "F03",
+        "until when is the joinery quotation valid",
+        "Mail/Inbox/2024-02-27 Hartcliffe Joinery - quote Q-0871.eml#attachment/Quote_Q-0871.pdf",
+        "page=1",
+    ),
+    (
+        "F04",
+        "quoted price per browser bin before the price rise",
+        "Mail/Inbox/2024-02-27 Hartcliffe Joinery - quote Q-0871.eml#attachment/Quote_Q-0871.pdf",
+        "page=1",
+    ),
+    (
+        "F05",
+        "what share of sales were children's books in 2023",
+        "Documents/Shop/Lantern Business Plan 2024-2026.pdf",
+        "page=5",
+    ),
+    (
+        "F06",
+        "shop turnover last year in the business plan summary",
+        "Documents/Shop/Lantern Business Plan 2024-2026.pdf",
+        "page=3",
+    ),
+    (
+        "F07",
+        "largest grant the West of England retail fund gives",
+        "Downloads/WEIRF_Applicant_Guidance_2024.pdf",
+        "page=2",
+    ),
+    (
+        "F08",
+        "how much match funding does the retail fund require",
+        "Downloads/WEIRF_Applicant_Guidance_2024.pdf",
+        "page=2",
+    ),
+    (
+        "F09",
+        "grant amount requested in my first draft application",
+        "Documents/Grants/WEIRF application draft v1.docx",
+        "page=2",
+    ),
+    (
+        "F10",
+        "final grant application total project cost and amount requested",
+        "Documents/Grants/WEIRF application FINAL.odt",
+        "page=1",
+    ),
+    (
+        "F11",
+        "what would happen if the grant is refused, from my pitch notes",
+        "Documents/Shop/Childrens Corner pitch.pptx",
+        "slide=3",
+    ),
+    (
+        "F12",
+        "toddler group parents asking for a place to sit",
+        "Documents/Shop/Childrens Corner pitch.pptx",
+        "slide=2",
+    ),
+    (
+        "F13",
+        "takings on Valentine's day blind date book promotion",
+        "Documents/Shop/Takings Feb-Mar 2024.xlsx",
+        "row=13",
+    ),
+    (
+        "F14",
+        "best trading day of the quarter",
+        "Documents/Shop/Takings Feb-Mar 2024.xlsx",
+        "row=34",
+    ),
+    (
+        "F15",
+        "total takings in February 2024",
+        "Documents/Shop/Takings Feb-Mar 2024.xlsx",
+        "row=2",
+    ),
+    (
+        "F17",
+        "deposit paid to Hartcliffe Joinery",
+        "Documents/Finance/bank_statement_2024-03.csv",
+        "row=4",
+    ),
+    (
+        "F18",
+        "how many copies of Salt Roads of Somerset are in stock",
+        "Documents/Shop/stock_export_2024-04-02.tsv",
+        "row=2",
+    ),
+    (
+        "F19",
+        "why Aoife could not work her Saturday shift",
+        "Mail/Inbox/2024-02-06 Aoife - Saturday swap.eml",
+        "any",
+    ),
+    (
+        "F20",
+        "dates of Children's Book Week 2024",
+        "Mail/Inbox/2024-02-12 IBN February bulletin.eml",
+        "any",
+    ),
+    (
+        "F21",
+        "how many copies of the French heron book were shipped",
+        "Mail/Inbox/2024-02-29 Editions du Heron - commande.eml",
+        "any",
+    ),
+    (
+        "F22",
+        "when will the Editions du Héron delivery arrive",
+        "Mail/Inbox/2024-02-29 Editions du Heron - commande.eml",
+        "any",
+    ),
+    (
+        "F23",
+        "did I choose the cafe or the children's corner for the back room",
+        "Mail/Sent/2024-03-05 Re Re Cafe or childrens corner.eml",
+        "any",
+    ),
+    (
+        "F24",
+        "cafe food business registration how long before opening",
+        "Mail/Inbox/2024-03-05 Gareth - Re Cafe or childrens corner.eml",
+        "any",
+    ),
+    (
+        "F25",
+        "when is the VAT return due",
+        "Mail/Inbox/2024-03-05 Gareth - Re Cafe or childrens corner.eml",
+        "any",
+    ),
+    (
+        "F26",
+        "deadline to return the grant acceptance form",
+        "Mail/Inbox/2024-04-10 WEIRF grant offer.eml",
+        "any",
+    ),
+    (
+        "F27",
+        "which evening is choir rehearsal every week",
+        "Calendar/Ros.ics",
+        "event",
+    ),
+    (
+        "F28",
+        "choir practice weeks with no rehearsal (half-term, Easter)",
+        "Calendar/Ros.ics",
+        "event",
+    ),
+    (
+        "F29",
+        "day the shop was closed for stock-take",
+        "Calendar/Ros.ics",
+        "event",
+    ),
+    (
+        "F30",
+        "small press fair stall number",
+        "Calendar/Ros.ics",
+        "event",
+    ),
+    (
+        "F31",
+        "who ordered the lichens field guide and when",
+        "Documents/Apps/special_orders.sqlite",
+        "row=5",
+    ),
+    (
+        "F32",
+        "date of the choir spring concert",
+        "Notes/choir.md",
+        "line=9",
+    ),
+    (
+        "F33",
+        "bank loan interest rate and term",
+        "Notes/bank-meeting-2024-02-20.md",
+        "line=5",
+    ),
+    (
+        "F34",
+        "when did I plant the potatoes at the allotment",
+        "Notes/allotment.md",
+        "line=7",
+    ),
+    (
+        "F35",
+        "till sync upload error payload too large",
+        "Code/till-sync/logs/sync-2024-03.log",
+        "line=16",
+    ),
+    (
+        "F36",
+        "why does the sync script use batches of 200",
+        "Code/till-sync/sync_sales.py",
+        "line=15",
+    ),
+    (
+        "F37",
+        "how many days of till backups are kept on the NAS",
+        "Code/till-sync/backup.sh",
+        "line=4",
+    ),
+    (
+        "F38",
+        "shop id in the till sync configuration",
+        "Code/till-sync/config.json",
+        "line=2",
+    ),
+    (
+        "F39",
+        "what did the reading group think of The Lighthouse Ledger",
+        "Documents/Shop/reading_group.jsonl",
+        "line=3",
+    ),
+    (
+        "F40",
+        "best day in the takings notebook analysis",
+        "Code/notebooks/takings_analysis.ipynb",
+        "any",
+    ),
+    (
+        "F41",
+        "stall fee for shops at the Bristol small press fair",
+        "Downloads/Bristol Small Press Fair 2024 - Exhibitor information.html",
+        "any",
+    ),
+    (
+        "F42",
+        "publication date of Salt Roads of Somerset in the distributor feed",
+        "Downloads/severn_onix_feed_2024-03.xml",
+        "line=26",
+    ),
+    (
+        "F43",
+        "when does the bookshop website domain need renewing",
+        "Documents/Archive/lantern-website-backup-2024-02-01.zip",
+        "any",
+    ),
+    (
+        "F44",
+        "cost of Felix's trampoline birthday party",
+        "Documents/Personal/Felix birthday plan.txt",
+        "line=4",
+    ),
+    (
+        "F45",
+        "things to do before the small press fair",
+        "Desktop/todo.txt",
+        "line=5",
+    ),
+    (
+        "F48",
+        "choir alto practice recording",
+        "Music/Choir/Requiem alto line practice.mp3",
+        "any",
+    ),
+    (
+        "F49",
+        "shelving installation video",
+        "Videos/2024-03-17 shelving install timelapse.mp4",
+        "any",
+    ),
 ];
 
 /// Facts from samples/FACTS.md that lexical retrieval alone cannot find, kept here so
@@ -103,9 +350,24 @@ const FACTS: &[(&str, &str, &str, &str)] = &[
 /// display, an allotment) needs visual tags. They join `FACTS` with those issues.
 #[allow(dead_code)]
 const PENDING_FACTS: &[(&str, &str, &str, &str)] = &[
-    ("F16", "monthly loan repayment on the March bank statement", "Documents/Finance/bank_statement_2024-03.csv", "row=14"),
-    ("F46", "photo of the blind date with a book window display", "Pictures/2024/IMG_20240217_101522.jpg", "any"),
-    ("F47", "allotment photo taken with which phone", "Pictures/2024/IMG_20240330_112605.jpg", "any"),
+    (
+        "F16",
+        "monthly loan repayment on the March bank statement",
+        "Documents/Finance/bank_statement_2024-03.csv",
+        "row=14",
+    ),
+    (
+        "F46",
+        "photo of the blind date with a book window display",
+        "Pictures/2024/IMG_20240217_101522.jpg",
+        "any",
+    ),
+    (
+        "F47",
+        "allotment photo taken with which phone",
+        "Pictures/2024/IMG_20240330_112605.jpg",
+        "any",
+    ),
 ];
 
 fn locator_matches(locator: &pb::Locator, expected: &str) -> bool {
@@ -114,8 +376,14 @@ fn locator_matches(locator: &pb::Locator, expected: &str) -> bool {
     match key {
         "page" => locator.page == Some(number as u32),
         "slide" => locator.slide == Some(number as u32),
-        "line" => locator.line_start.unwrap_or(u64::MAX) <= number && number <= locator.line_end.unwrap_or(0),
-        "row" => locator.row_start.unwrap_or(u64::MAX) <= number && number <= locator.row_end.unwrap_or(0),
+        "line" => {
+            locator.line_start.unwrap_or(u64::MAX) <= number
+                && number <= locator.line_end.unwrap_or(0)
+        }
+        "row" => {
+            locator.row_start.unwrap_or(u64::MAX) <= number
+                && number <= locator.row_end.unwrap_or(0)
+        }
         "sheet" => locator.sheet.as_deref() == Some(value),
         "event" => locator.event_uid.is_some(),
         "any" => true,
@@ -131,20 +399,48 @@ fn sample_facts_are_found_with_their_locators() {
         let mut client = daemon.client().await;
         let mut misses = Vec::new();
         for (id, query, path, locator) in FACTS {
-            let reply = client.search(search_request(query, 5)).await.unwrap().into_inner();
-            let hit = reply.files.iter().find(|f| f.file.as_ref().unwrap().path == *path);
+            let reply = client
+                .search(search_request(query, 5))
+                .await
+                .unwrap()
+                .into_inner();
+            let hit = reply
+                .files
+                .iter()
+                .find(|f| f.file.as_ref().unwrap().path == *path);
             match hit {
-                None => misses.push(format!("{id} {query:?}: {path} not in top 5 ({:?})",
-                    reply.files.iter().map(|f| f.file.as_ref().unwrap().path.clone()).collect::<Vec<_>>())),
+                None => misses.push(format!(
+                    "{id} {query:?}: {path} not in top 5 ({:?})",
+                    reply
+                        .files
+                        .iter()
+                        .map(|f| f.file.as_ref().unwrap().path.clone())
+                        .collect::<Vec<_>>()
+                )),
                 Some(hit) => {
-                    if !hit.units.iter().any(|u| locator_matches(u.locator.as_ref().unwrap(), locator)) {
-                        misses.push(format!("{id} {query:?}: {path} found but no unit at {locator}: {:?}",
-                            hit.units.iter().map(|u| u.locator.clone()).collect::<Vec<_>>()));
+                    if !hit
+                        .units
+                        .iter()
+                        .any(|u| locator_matches(u.locator.as_ref().unwrap(), locator))
+                    {
+                        misses.push(format!(
+                            "{id} {query:?}: {path} found but no unit at {locator}: {:?}",
+                            hit.units
+                                .iter()
+                                .map(|u| u.locator.clone())
+                                .collect::<Vec<_>>()
+                        ));
                     }
                 }
             }
         }
-        assert!(misses.is_empty(), "{} of {} facts missed:\n{}", misses.len(), FACTS.len(), misses.join("\n"));
+        assert!(
+            misses.is_empty(),
+            "{} of {} facts missed:\n{}",
+            misses.len(),
+            FACTS.len(),
+            misses.join("\n")
+        );
     });
 }
 
@@ -161,54 +457,104 @@ fn grpc_health_reflection_stats_and_file_tools() {
             .unwrap();
         let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
         let status = health
-            .check(tonic_health::pb::HealthCheckRequest { service: "dentate.v1.Dentate".into() })
+            .check(tonic_health::pb::HealthCheckRequest {
+                service: "dentate.v1.Dentate".into(),
+            })
             .await
             .unwrap()
             .into_inner();
-        assert_eq!(status.status, tonic_health::pb::health_check_response::ServingStatus::Serving as i32);
+        assert_eq!(
+            status.status,
+            tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+        );
 
         // Server reflection lists our service (what grpcurl uses).
         use tonic_reflection::pb::v1::{
-            server_reflection_client::ServerReflectionClient, server_reflection_request::MessageRequest,
-            server_reflection_response::MessageResponse, ServerReflectionRequest,
+            server_reflection_client::ServerReflectionClient,
+            server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
+            ServerReflectionRequest,
         };
         let mut reflection = ServerReflectionClient::new(channel);
-        let request = ServerReflectionRequest { host: String::new(), message_request: Some(MessageRequest::ListServices(String::new())) };
-        let mut stream = reflection.server_reflection_info(tokio_stream::iter(vec![request])).await.unwrap().into_inner();
+        let request = ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(MessageRequest::ListServices(String::new())),
+        };
+        let mut stream = reflection
+            .server_reflection_info(tokio_stream::iter(vec![request]))
+            .await
+            .unwrap()
+            .into_inner();
         let response = stream.message().await.unwrap().unwrap();
-        let Some(MessageResponse::ListServicesResponse(list)) = response.message_response else { panic!("no service list") };
+        let Some(MessageResponse::ListServicesResponse(list)) = response.message_response else {
+            panic!("no service list")
+        };
         let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
-        assert!(names.contains(&"dentate.v1.Dentate".to_string()), "{names:?}");
+        assert!(
+            names.contains(&"dentate.v1.Dentate".to_string()),
+            "{names:?}"
+        );
 
         let mut client = daemon.client().await;
-        let stats = client.stats(pb::StatsRequest {}).await.unwrap().into_inner();
+        let stats = client
+            .stats(pb::StatsRequest {})
+            .await
+            .unwrap()
+            .into_inner();
         assert!(stats.files_indexed >= 20, "{stats:?}");
         assert!(stats.units >= stats.files_indexed);
         assert!(!stats.last_commit.is_empty());
 
         // ListFiles with a glob, GetMetadata and GetText on one PDF.
         let pdfs = client
-            .list_files(pb::ListFilesRequest { pattern: "**/*.pdf".into(), limit: 0, include_failed: false })
+            .list_files(pb::ListFilesRequest {
+                pattern: "**/*.pdf".into(),
+                limit: 0,
+                include_failed: false,
+            })
             .await
             .unwrap()
             .into_inner();
         assert!(!pdfs.files.is_empty());
         assert!(pdfs.files.iter().all(|f| f.path.ends_with(".pdf")));
         let pdf = &pdfs.files[0];
-        let meta = client.get_metadata(pb::FileRequest { path: pdf.path.clone() }).await.unwrap().into_inner();
+        let meta = client
+            .get_metadata(pb::FileRequest {
+                path: pdf.path.clone(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
         assert_eq!(meta.modality, "document");
         assert_eq!(meta.status, "indexed");
-        let text = client.get_text(pb::FileRequest { path: pdf.path.clone() }).await.unwrap().into_inner();
+        let text = client
+            .get_text(pb::FileRequest {
+                path: pdf.path.clone(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
         assert_eq!(text.segments.len() as u32, meta.unit_count);
-        let pages: Vec<u32> = text.segments.iter().map(|s| s.locator.as_ref().unwrap().page.unwrap()).collect();
+        let pages: Vec<u32> = text
+            .segments
+            .iter()
+            .map(|s| s.locator.as_ref().unwrap().page.unwrap())
+            .collect();
         assert_eq!(pages, (1..=pages.len() as u32).collect::<Vec<_>>());
 
         // Path escapes and unknown files.
         for bad in ["../etc/passwd", "/etc/passwd", "a/../../b"] {
-            let error = client.get_text(pb::FileRequest { path: bad.into() }).await.unwrap_err();
+            let error = client
+                .get_text(pb::FileRequest { path: bad.into() })
+                .await
+                .unwrap_err();
             assert_eq!(error.code(), Code::InvalidArgument, "{bad}");
         }
-        let error = client.get_metadata(pb::FileRequest { path: "no/such/file.txt".into() }).await.unwrap_err();
+        let error = client
+            .get_metadata(pb::FileRequest {
+                path: "no/such/file.txt".into(),
+            })
+            .await
+            .unwrap_err();
         assert_eq!(error.code(), Code::NotFound);
     });
 }
@@ -225,26 +571,45 @@ fn search_filters_grouping_and_explain() {
         request.explain = true;
         let reply = client.search(request.clone()).await.unwrap().into_inner();
         assert!(reply.files.len() > 1);
-        let mut paths: Vec<&str> = reply.files.iter().map(|f| f.file.as_ref().unwrap().path.as_str()).collect();
+        let mut paths: Vec<&str> = reply
+            .files
+            .iter()
+            .map(|f| f.file.as_ref().unwrap().path.as_str())
+            .collect();
         paths.dedup();
         assert_eq!(paths.len(), reply.files.len(), "files repeat");
         for file in &reply.files {
             assert!(!file.units.is_empty() && file.units.len() <= 2);
             let explain = file.units[0].explain.as_ref().expect("explain");
-            assert!(explain.signals.keys().any(|k| k.starts_with("bm25.")), "{explain:?}");
+            assert!(
+                explain.signals.keys().any(|k| k.starts_with("bm25.")),
+                "{explain:?}"
+            );
         }
-        assert!(reply.explain.as_ref().unwrap().notes.iter().any(|n| n.starts_with("terms:")));
+        assert!(reply
+            .explain
+            .as_ref()
+            .unwrap()
+            .notes
+            .iter()
+            .any(|n| n.starts_with("terms:")));
 
         // Modality and extension filters.
         request.explain = false;
         request.modalities = vec!["document".into()];
         let reply = client.search(request.clone()).await.unwrap().into_inner();
         assert!(!reply.files.is_empty());
-        assert!(reply.files.iter().all(|f| f.file.as_ref().unwrap().modality == "document"));
+        assert!(reply
+            .files
+            .iter()
+            .all(|f| f.file.as_ref().unwrap().modality == "document"));
         request.modalities.clear();
         request.extensions = vec!["EML".into()];
         let reply = client.search(request.clone()).await.unwrap().into_inner();
-        assert!(reply.files.iter().all(|f| f.file.as_ref().unwrap().extension == "eml"));
+        assert!(reply
+            .files
+            .iter()
+            .all(|f| f.file.as_ref().unwrap().extension == "eml"));
 
         // A content-time range that holds nothing.
         request.extensions.clear();
@@ -254,18 +619,33 @@ fn search_filters_grouping_and_explain() {
 
         // Path prefix filter.
         let listing = client
-            .list_files(pb::ListFilesRequest { pattern: "**/*.eml".into(), limit: 1, include_failed: false })
+            .list_files(pb::ListFilesRequest {
+                pattern: "**/*.eml".into(),
+                limit: 1,
+                include_failed: false,
+            })
             .await
             .unwrap()
             .into_inner();
-        let folder = listing.files[0].path.rsplit_once('/').unwrap().0.to_string();
+        let folder = listing.files[0]
+            .path
+            .rsplit_once('/')
+            .unwrap()
+            .0
+            .to_string();
         let mut request = search_request("the and meeting invoice report", 10);
         request.path_prefixes = vec![folder.clone()];
         let reply = client.search(request).await.unwrap().into_inner();
-        assert!(reply.files.iter().all(|f| f.file.as_ref().unwrap().path.starts_with(&folder)));
+        assert!(reply
+            .files
+            .iter()
+            .all(|f| f.file.as_ref().unwrap().path.starts_with(&folder)));
 
         // Bad requests are INVALID_ARGUMENT.
-        let error = client.search(search_request("the of and", 10)).await.unwrap_err();
+        let error = client
+            .search(search_request("the of and", 10))
+            .await
+            .unwrap_err();
         assert_eq!(error.code(), Code::InvalidArgument);
         let mut request = search_request("invoice", 5000);
         let error = client.search(request.clone()).await.unwrap_err();
@@ -295,13 +675,25 @@ fn http_gateway_speaks_hippocamp_and_search_r1() {
         for key in ["id", "text", "score", "metadata"] {
             assert!(result.get(key).is_some(), "{key} missing in {result}");
         }
-        for key in ["file_path", "file_name", "file_type", "modality", "content_time"] {
-            assert!(result["metadata"].get(key).is_some(), "{key} missing in {result}");
+        for key in [
+            "file_path",
+            "file_name",
+            "file_type",
+            "modality",
+            "content_time",
+        ] {
+            assert!(
+                result["metadata"].get(key).is_some(),
+                "{key} missing in {result}"
+            );
         }
     }
 
     // Search-R1 dialect: same results plus the list-of-lists form.
-    let (status, r1) = daemon.post("/search", r#"{"queries": ["invoice total", "calendar"], "topk": 4, "return_scores": true}"#);
+    let (status, r1) = daemon.post(
+        "/search",
+        r#"{"queries": ["invoice total", "calendar"], "topk": 4, "return_scores": true}"#,
+    );
     assert_eq!(status, 200, "{r1}");
     assert_eq!(result_paths(&r1), result_paths(&reply));
     let lists = r1["result"].as_array().unwrap();
@@ -309,16 +701,33 @@ fn http_gateway_speaks_hippocamp_and_search_r1() {
     assert!(lists[0][0]["document"]["contents"].as_str().unwrap().len() > 10);
 
     // Grouped search over HTTP.
-    let (status, grouped) = daemon.post("/api/search", &json!({"query": "invoice total", "top_k": 3}).to_string());
+    let (status, grouped) = daemon.post(
+        "/api/search",
+        &json!({"query": "invoice total", "top_k": 3}).to_string(),
+    );
     assert_eq!(status, 200, "{grouped}");
     assert!(grouped["files"].as_array().unwrap().len() <= 3);
 
     // Bad requests: 400 with a message, never 500.
-    for body in ["", "not json", "{}", r#"{"query": 5}"#, r#"{"query": "x", "top_k": -1}"#,
-                 r#"{"queries": []}"#, r#"{"query": "invoice", "top_k": 100000}"#,
-                 r#"{"query": "invoice", "mode": "psychic"}"#, r#"{"query": "the of"}"#] {
+    for body in [
+        "",
+        "not json",
+        "{}",
+        r#"{"query": 5}"#,
+        r#"{"query": "x", "top_k": -1}"#,
+        r#"{"queries": []}"#,
+        r#"{"query": "invoice", "top_k": 100000}"#,
+        r#"{"query": "invoice", "mode": "psychic"}"#,
+        r#"{"query": "the of"}"#,
+    ] {
         let (status, reply) = daemon.post("/retrieve", body);
         assert_eq!(status, 400, "{body:?} → {reply}");
-        assert!(reply["error"].as_str().map(|e| !e.is_empty()).unwrap_or(false), "{reply}");
+        assert!(
+            reply["error"]
+                .as_str()
+                .map(|e| !e.is_empty())
+                .unwrap_or(false),
+            "{reply}"
+        );
     }
 }

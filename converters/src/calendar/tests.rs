@@ -168,7 +168,10 @@ END:VEVENT\nEND:VCALENDAR\n";
     let only_bad = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:c\nSUMMARY:Third\n\
 DTSTART;;VALUE=DATE-TIME:20140409T093000\nEND:VEVENT\nEND:VCALENDAR\n";
     let error = convert(&Input::detect("bad.ics", only_bad.as_bytes())).unwrap_err();
-    assert!(error.to_string().contains("malformed start line"), "{error}");
+    assert!(
+        error.to_string().contains("malformed start line"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -261,7 +264,9 @@ fn corpus_calendars() {
         // Its only event has a malformed DTSTART line: the file is reported corrupt.
         let error = convert(&input(&bytes)).unwrap_err();
         assert!(
-            error.to_string().contains("An Event with too many semicolons"),
+            error
+                .to_string()
+                .contains("An Event with too many semicolons"),
             "{error}"
         );
     }

@@ -42,7 +42,8 @@ struct Bar(ProgressBar);
 impl Progress for Bar {
     fn planned(&self, walked: usize, to_convert: usize) {
         self.0.set_length(to_convert as u64);
-        self.0.set_message(format!("{walked} files found, {to_convert} to convert"));
+        self.0
+            .set_message(format!("{walked} files found, {to_convert} to convert"));
     }
 
     fn file_done(&self, path: &str) {
@@ -127,7 +128,10 @@ fn print_summary(summary: &RunSummary) {
     if !summary.failures.is_empty() {
         let mut by_category: BTreeMap<&str, Vec<&indexer::Failure>> = BTreeMap::new();
         for failure in &summary.failures {
-            by_category.entry(&failure.category).or_default().push(failure);
+            by_category
+                .entry(&failure.category)
+                .or_default()
+                .push(failure);
         }
         println!("failures:");
         for (category, failures) in by_category {

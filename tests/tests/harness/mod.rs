@@ -38,7 +38,8 @@ pub fn repo_root() -> PathBuf {
 /// `../shared/corpus` when present (CI and developer machines), else `None`.
 pub fn shared_corpus() -> Option<PathBuf> {
     let path = repo_root().join("../shared/corpus");
-    path.is_dir().then(|| path.canonicalize().expect("canonical corpus path"))
+    path.is_dir()
+        .then(|| path.canonicalize().expect("canonical corpus path"))
 }
 
 /// Copies a folder tree, keeping modification times.
@@ -53,7 +54,10 @@ pub fn copy_tree(from: &Path, to: &Path) {
         } else if file_type.is_file() {
             std::fs::copy(entry.path(), &target).expect("copy file");
             let mtime = entry.metadata().and_then(|m| m.modified()).expect("mtime");
-            let file = std::fs::File::options().write(true).open(&target).expect("open copy");
+            let file = std::fs::File::options()
+                .write(true)
+                .open(&target)
+                .expect("open copy");
             file.set_modified(mtime).expect("set mtime");
         }
     }
@@ -151,7 +155,12 @@ fn parse_listening(line: &str) -> Option<(SocketAddr, SocketAddr)> {
 }
 
 /// A minimal HTTP/1.0 client (one request per connection), enough for JSON APIs.
-pub fn http_request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Value) {
+pub fn http_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> (u16, Value) {
     let mut stream = TcpStream::connect(addr).expect("connect HTTP");
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
@@ -194,7 +203,12 @@ pub fn result_paths(reply: &Value) -> Vec<String> {
         .map(|results| {
             results
                 .iter()
-                .map(|r| r["metadata"]["file_path"].as_str().unwrap_or_default().to_string())
+                .map(|r| {
+                    r["metadata"]["file_path"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string()
+                })
                 .collect()
         })
         .unwrap_or_default()
