@@ -247,6 +247,7 @@ fn build_unit_corpus(index_root: &Path, profile: &Path, units: usize, vocab: &[S
             author: None,
             created: None,
             extra: BTreeMap::new(),
+            embedded: None,
         };
         for page in 0..units_per_file {
             let unit = Unit::new(

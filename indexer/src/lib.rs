@@ -2,6 +2,7 @@
 //! `converters` crate, and maintains the index folder (tantivy lexical index +
 //! SQLite manifest). The read side ([`store::IndexHandle`]) is what `searchd` opens.
 
+pub mod embed;
 pub mod error;
 pub mod manifest;
 pub mod pipeline;
@@ -11,5 +12,7 @@ pub mod walk;
 
 pub use error::IndexError;
 pub use manifest::{FileRecord, FileStatus, Manifest};
-pub use pipeline::{run, Failure, IndexOptions, NoProgress, Progress, RunSummary};
+pub use pipeline::{
+    run, EmbeddingSummary, Failure, IndexOptions, NoProgress, Progress, RunSummary,
+};
 pub use store::{IndexHandle, IndexLayout, StoredUnit};

@@ -74,6 +74,9 @@ pub struct FileRecord {
     pub created: Option<String>,
     /// Converter `FileMeta.extra` and similar facts.
     pub extra: BTreeMap<String, String>,
+    /// The content hash this file's vectors were computed for (`None`: not embedded
+    /// yet). Vectors are complete for the file when it equals `hash`.
+    pub embedded: Option<String>,
 }
 
 impl FileRecord {
@@ -95,6 +98,9 @@ pub struct ManifestTotals {
     pub files_by_modality: BTreeMap<String, u64>,
 }
 
+/// A stored vector: `(unit_id, file_id, text_hash, little-endian f32 bytes)`.
+pub type VectorRow = (String, String, String, Vec<u8>);
+
 /// A connection to the manifest database.
 pub struct Manifest {
     connection: Connection,
@@ -102,7 +108,7 @@ pub struct Manifest {
 
 const COLUMNS: &str = "path, file_id, parent_path, size, mtime_ns, hash, converter_version, \
      status, reason, error, file_type, modality, ext, unit_count, units_by_kind, title, \
-     author, created, extra";
+     author, created, extra, embedded";
 
 impl Manifest {
     /// Opens (creating if needed) the manifest for writing.
@@ -132,8 +138,17 @@ impl Manifest {
                     title TEXT,
                     author TEXT,
                     created TEXT,
-                    extra TEXT NOT NULL
+                    extra TEXT NOT NULL,
+                    embedded TEXT
                  );
+                 CREATE TABLE IF NOT EXISTS vectors (
+                    unit_id TEXT PRIMARY KEY,
+                    file_id TEXT NOT NULL,
+                    text_hash TEXT NOT NULL,
+                    vector BLOB NOT NULL
+                 );
+                 CREATE INDEX IF NOT EXISTS vectors_file ON vectors(file_id);
+                 CREATE INDEX IF NOT EXISTS vectors_text ON vectors(text_hash);
                  CREATE INDEX IF NOT EXISTS files_parent ON files(parent_path);
                  CREATE INDEX IF NOT EXISTS files_file_id ON files(file_id);
                  CREATE TABLE IF NOT EXISTS info (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
@@ -229,7 +244,7 @@ impl Manifest {
             let mut insert = transaction
                 .prepare(&format!(
                     "INSERT OR REPLACE INTO files ({COLUMNS}) VALUES \
-                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
+                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"
                 ))
                 .map_err(IndexError::sql)?;
             for record in upserts {
@@ -254,6 +269,7 @@ impl Manifest {
                         record.author,
                         record.created,
                         serde_json::to_string(&record.extra).unwrap_or_default(),
+                        record.embedded,
                     ])
                     .map_err(IndexError::sql)?;
             }
@@ -293,6 +309,151 @@ impl Manifest {
             .map_err(IndexError::sql)
     }
 
+    /// Indexed files with units whose vectors are missing or stale: `(path, file_id,
+    /// hash)`.
+    pub fn files_needing_embedding(&self) -> Result<Vec<(String, String, String)>, IndexError> {
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT path, file_id, COALESCE(hash, '') FROM files \
+                 WHERE status = 'indexed' AND unit_count > 0 \
+                 AND (embedded IS NULL OR embedded != COALESCE(hash, '')) ORDER BY path",
+            )
+            .map_err(IndexError::sql)?;
+        let rows = statement
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+            .map_err(IndexError::sql)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(IndexError::sql)?;
+        Ok(rows)
+    }
+
+    /// Stored vectors of one file: `unit_id → (text_hash, vector bytes)`.
+    pub fn vectors_of_file(
+        &self,
+        file_id: &str,
+    ) -> Result<std::collections::HashMap<String, (String, Vec<u8>)>, IndexError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT unit_id, text_hash, vector FROM vectors WHERE file_id = ?1")
+            .map_err(IndexError::sql)?;
+        let rows = statement
+            .query_map(params![file_id], |row| {
+                Ok((row.get::<_, String>(0)?, (row.get(1)?, row.get(2)?)))
+            })
+            .map_err(IndexError::sql)?
+            .collect::<Result<_, _>>()
+            .map_err(IndexError::sql)?;
+        Ok(rows)
+    }
+
+    /// Any stored vector computed from text with this hash (to avoid re-embedding).
+    pub fn vector_for_text(&self, text_hash: &str) -> Result<Option<Vec<u8>>, IndexError> {
+        self.connection
+            .query_row(
+                "SELECT vector FROM vectors WHERE text_hash = ?1 LIMIT 1",
+                params![text_hash],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(IndexError::sql)
+    }
+
+    /// Replaces a file's vectors and marks it embedded for `hash`, in one transaction,
+    /// so a crash leaves either the old or the new complete set.
+    pub fn replace_file_vectors(
+        &mut self,
+        path: &str,
+        file_id: &str,
+        hash: &str,
+        rows: &[(String, String, Vec<u8>)],
+    ) -> Result<(), IndexError> {
+        let transaction = self.connection.transaction().map_err(IndexError::sql)?;
+        transaction
+            .execute("DELETE FROM vectors WHERE file_id = ?1", params![file_id])
+            .map_err(IndexError::sql)?;
+        {
+            let mut insert = transaction
+                .prepare(
+                    "INSERT OR REPLACE INTO vectors (unit_id, file_id, text_hash, vector) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(IndexError::sql)?;
+            for (unit_id, text_hash, vector) in rows {
+                insert
+                    .execute(params![unit_id, file_id, text_hash, vector])
+                    .map_err(IndexError::sql)?;
+            }
+        }
+        transaction
+            .execute(
+                "UPDATE files SET embedded = ?2 WHERE path = ?1",
+                params![path, hash],
+            )
+            .map_err(IndexError::sql)?;
+        bump_generation(&transaction)?;
+        transaction.commit().map_err(IndexError::sql)
+    }
+
+    /// Drops vectors whose file is no longer indexed.
+    pub fn delete_orphan_vectors(&mut self) -> Result<usize, IndexError> {
+        let transaction = self.connection.transaction().map_err(IndexError::sql)?;
+        let deleted = transaction
+            .execute(
+                "DELETE FROM vectors WHERE file_id NOT IN \
+                 (SELECT file_id FROM files WHERE status = 'indexed')",
+                [],
+            )
+            .map_err(IndexError::sql)?;
+        if deleted > 0 {
+            bump_generation(&transaction)?;
+        }
+        transaction.commit().map_err(IndexError::sql)?;
+        Ok(deleted)
+    }
+
+    /// Every stored vector: `(unit_id, file_id, text_hash, vector bytes)`.
+    pub fn all_vectors(&self) -> Result<Vec<VectorRow>, IndexError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT unit_id, file_id, text_hash, vector FROM vectors ORDER BY unit_id")
+            .map_err(IndexError::sql)?;
+        let rows = statement
+            .query_map([], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            })
+            .map_err(IndexError::sql)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(IndexError::sql)?;
+        Ok(rows)
+    }
+
+    /// A counter bumped by every change to the vectors (the daemon reloads on change).
+    pub fn vectors_generation(&self) -> Result<u64, IndexError> {
+        Ok(self
+            .info("vectors_generation")?
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0))
+    }
+
+    /// `(units with a vector, units of indexed files)`.
+    pub fn embedding_coverage(&self) -> Result<(u64, u64), IndexError> {
+        self.connection
+            .query_row(
+                "SELECT (SELECT COUNT(*) FROM vectors v JOIN files f ON f.file_id = v.file_id \
+                         WHERE f.status = 'indexed'), \
+                        (SELECT COALESCE(SUM(unit_count), 0) FROM files WHERE status = 'indexed')",
+                [],
+                |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?.max(0) as u64,
+                        row.get::<_, i64>(1)?.max(0) as u64,
+                    ))
+                },
+            )
+            .map_err(IndexError::sql)
+    }
+
     /// Totals over the whole manifest.
     pub fn totals(&self) -> Result<ManifestTotals, IndexError> {
         let mut totals = ManifestTotals::default();
@@ -324,6 +485,17 @@ impl Manifest {
     }
 }
 
+fn bump_generation(transaction: &rusqlite::Transaction) -> Result<(), IndexError> {
+    transaction
+        .execute(
+            "INSERT INTO info (key, value) VALUES ('vectors_generation', '1') \
+             ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+            [],
+        )
+        .map(|_| ())
+        .map_err(IndexError::sql)
+}
+
 fn read_record(row: &Row) -> rusqlite::Result<FileRecord> {
     let units_by_kind: String = row.get(14)?;
     let extra: String = row.get(18)?;
@@ -348,5 +520,6 @@ fn read_record(row: &Row) -> rusqlite::Result<FileRecord> {
         author: row.get(16)?,
         created: row.get(17)?,
         extra: serde_json::from_str(&extra).unwrap_or_default(),
+        embedded: row.get(19)?,
     })
 }

@@ -41,6 +41,8 @@ pub struct IndexOptions {
     pub file_timeout: Duration,
     /// Memory budget of the tantivy writer.
     pub writer_memory: usize,
+    /// Where the embedding model lives; `None` skips dense embeddings (lexical only).
+    pub models_dir: Option<PathBuf>,
 }
 
 impl IndexOptions {
@@ -55,6 +57,7 @@ impl IndexOptions {
             commit_interval: Duration::from_secs(10),
             file_timeout: Duration::from_secs(120),
             writer_memory: 100_000_000,
+            models_dir: Some(crate::embed::default_models_dir()),
         }
     }
 }
@@ -67,6 +70,10 @@ pub trait Progress: Sync {
     fn file_done(&self, _path: &str) {}
     /// A batch was committed and is now searchable.
     fn committed(&self, _files_so_far: usize) {}
+    /// The embedding phase starts: `files` files need vectors.
+    fn embedding(&self, _files: usize) {}
+    /// One file's vectors were written.
+    fn file_embedded(&self, _path: &str) {}
 }
 
 /// A progress sink that ignores everything.
@@ -108,6 +115,27 @@ pub struct RunSummary {
     pub touched: u64,
     /// Files removed from the index because they left the profile.
     pub removed: u64,
+    pub seconds: f64,
+    pub embedding: EmbeddingSummary,
+}
+
+/// What the embedding phase did.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct EmbeddingSummary {
+    /// `done`, `skipped` (no models: lexical only) or `failed`.
+    pub status: String,
+    /// Why it was skipped or failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    pub model: String,
+    /// Files whose vectors were (re)computed in this run.
+    pub files: u64,
+    /// Units run through the model in this run.
+    pub units_embedded: u64,
+    /// Units whose vector was reused because their text was unchanged.
+    pub units_reused: u64,
+    /// Units with a vector / units in the index, after the run.
+    pub coverage: f64,
     pub seconds: f64,
 }
 
@@ -281,7 +309,53 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     writer.wait_merging_threads()?;
     manifest.set_info("last_commit", &Utc::now().to_rfc3339())?;
 
-    // 4. Summary over the whole manifest.
+    // 4. Dense vectors catch up behind the lexical index (resumable per file).
+    summary.embedding = match &options.models_dir {
+        None => EmbeddingSummary {
+            status: "skipped".to_string(),
+            message: Some("disabled (--no-embed)".to_string()),
+            ..EmbeddingSummary::default()
+        },
+        Some(models_dir) => {
+            let started_embedding = Instant::now();
+            manifest.delete_orphan_vectors()?;
+            let needed = manifest.files_needing_embedding()?;
+            let mut embedding = if needed.is_empty() {
+                // Nothing to embed: do not even load the model.
+                EmbeddingSummary {
+                    status: "done".to_string(),
+                    ..EmbeddingSummary::default()
+                }
+            } else {
+                match crate::embed::TextEncoder::load(models_dir, options.threads) {
+                    Ok(mut encoder) => embed_phase(
+                        &index,
+                        &fields,
+                        &mut manifest,
+                        &mut encoder,
+                        needed,
+                        progress,
+                    )?,
+                    Err(error) => EmbeddingSummary {
+                        status: "skipped".to_string(),
+                        message: Some(error.to_string()),
+                        ..EmbeddingSummary::default()
+                    },
+                }
+            };
+            embedding.seconds = started_embedding.elapsed().as_secs_f64();
+            embedding
+        }
+    };
+    summary.embedding.model = crate::embed::TEXT_MODEL.to_string();
+    let (with_vectors, units_total) = manifest.embedding_coverage()?;
+    summary.embedding.coverage = if units_total == 0 {
+        1.0
+    } else {
+        with_vectors as f64 / units_total as f64
+    };
+
+    // 5. Summary over the whole manifest.
     let totals = manifest.totals()?;
     summary.files = FileCounts {
         indexed: totals.indexed,
@@ -424,6 +498,7 @@ fn issue_record(issue: &crate::walk::WalkIssue) -> FileRecord {
         author: None,
         created: None,
         extra: BTreeMap::new(),
+        embedded: None,
     }
 }
 
@@ -552,6 +627,7 @@ fn base_record(
         author: None,
         created: None,
         extra: BTreeMap::new(),
+        embedded: None,
     }
 }
 
@@ -805,4 +881,117 @@ pub fn unit_document(
         document.add_u64(fields.weekday, day);
     }
     document
+}
+
+/// Texts embedded per model call (across files).
+const EMBED_BATCH: usize = 64;
+
+struct FileVectors {
+    path: String,
+    file_id: String,
+    hash: String,
+    /// `(unit_id, text_hash, vector bytes)`; `None` bytes wait for the model.
+    rows: Vec<(String, String, Option<Vec<u8>>)>,
+    /// Texts to embed, with their row index.
+    todo: Vec<(usize, String)>,
+}
+
+/// Computes the missing vectors of every indexed file whose vectors are missing or
+/// stale, reusing vectors of unchanged texts; each file is written in one transaction.
+fn embed_phase(
+    index: &Index,
+    fields: &Fields,
+    manifest: &mut Manifest,
+    encoder: &mut crate::embed::TextEncoder,
+    todo: Vec<(String, String, String)>,
+    progress: &dyn Progress,
+) -> Result<EmbeddingSummary, IndexError> {
+    use crate::embed::{embedding_text, text_hash};
+    let mut summary = EmbeddingSummary {
+        status: "done".to_string(),
+        ..EmbeddingSummary::default()
+    };
+    progress.embedding(todo.len());
+    if todo.is_empty() {
+        return Ok(summary);
+    }
+    let reader = index.reader()?;
+    let searcher = reader.searcher();
+    let mut group: Vec<FileVectors> = Vec::new();
+    let mut group_texts = 0usize;
+    for (path, file_id, hash) in todo {
+        let units = crate::store::units_of_file(&searcher, fields, &file_id)?;
+        let existing = manifest.vectors_of_file(&file_id)?;
+        let mut file = FileVectors {
+            path,
+            file_id,
+            hash,
+            rows: Vec::new(),
+            todo: Vec::new(),
+        };
+        for unit in units {
+            let text = embedding_text(&unit.title, &unit.text);
+            let hash = text_hash(&text);
+            let reused = match existing.get(&unit.unit_id) {
+                Some((old_hash, bytes)) if *old_hash == hash => Some(bytes.clone()),
+                _ => manifest.vector_for_text(&hash)?,
+            };
+            if reused.is_some() {
+                summary.units_reused += 1;
+            } else {
+                file.todo.push((file.rows.len(), text));
+            }
+            file.rows.push((unit.unit_id, hash, reused));
+        }
+        group_texts += file.todo.len();
+        group.push(file);
+        if group_texts >= EMBED_BATCH {
+            flush_group(&mut group, encoder, manifest, progress, &mut summary)?;
+            group_texts = 0;
+        }
+    }
+    flush_group(&mut group, encoder, manifest, progress, &mut summary)?;
+    Ok(summary)
+}
+
+fn flush_group(
+    group: &mut Vec<FileVectors>,
+    encoder: &mut crate::embed::TextEncoder,
+    manifest: &mut Manifest,
+    progress: &dyn Progress,
+    summary: &mut EmbeddingSummary,
+) -> Result<(), IndexError> {
+    let texts: Vec<String> = group
+        .iter()
+        .flat_map(|f| f.todo.iter().map(|(_, t)| t.clone()))
+        .collect();
+    let vectors = match encoder.embed(&texts) {
+        Ok(vectors) => vectors,
+        Err(error) => {
+            // A model failure is not a per-file problem: stop embedding, keep what is done.
+            tracing::error!(%error, "embedding failed");
+            summary.status = "failed".to_string();
+            summary.message = Some(error.to_string());
+            group.clear();
+            return Ok(());
+        }
+    };
+    let mut next = vectors.into_iter();
+    for mut file in group.drain(..) {
+        for (row, _) in &file.todo {
+            if let Some(vector) = next.next() {
+                file.rows[*row].2 = Some(crate::embed::to_bytes(&vector));
+            }
+        }
+        summary.units_embedded += file.todo.len() as u64;
+        let rows: Vec<(String, String, Vec<u8>)> = file
+            .rows
+            .into_iter()
+            .filter_map(|(unit_id, hash, bytes)| Some((unit_id, hash, bytes?)))
+            .collect();
+        manifest.replace_file_vectors(&file.path, &file.file_id, &file.hash, &rows)?;
+        summary.files += 1;
+        progress.file_embedded(&file.path);
+    }
+    Ok(())
 }

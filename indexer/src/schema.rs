@@ -98,7 +98,7 @@ impl Fields {
 }
 
 /// Version of the schema below; a mismatch makes the indexer rebuild the index.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Builds the unit schema.
 pub fn build_schema() -> Schema {
@@ -125,7 +125,7 @@ pub fn build_schema() -> Schema {
         .set_fast()
         .set_stored();
 
-    builder.add_text_field("unit_id", STRING | STORED);
+    builder.add_text_field("unit_id", STRING | STORED | FAST);
     builder.add_text_field("file_id", STRING | STORED | FAST);
     builder.add_text_field("path", STRING | STORED);
     builder.add_facet_field("folder", INDEXED | STORED);

@@ -173,22 +173,30 @@ impl IndexHandle {
 
     /// All units of one file in order.
     pub fn units_of_file(&self, file_id: &str) -> Result<Vec<StoredUnit>, IndexError> {
-        let searcher = self.reader.searcher();
-        let query = TermQuery::new(
-            Term::from_field_text(self.fields.file_id, file_id),
-            IndexRecordOption::Basic,
-        );
-        let count = searcher.search(&query, &tantivy::collector::Count)?;
-        if count == 0 {
-            return Ok(Vec::new());
-        }
-        let hits = searcher.search(&query, &TopDocs::with_limit(count).order_by_score())?;
-        let mut units = Vec::with_capacity(hits.len());
-        for (_, address) in hits {
-            let doc: TantivyDocument = searcher.doc(address)?;
-            units.push(StoredUnit::from_doc(&self.fields, &doc));
-        }
-        units.sort_by_key(|u| u.ordinal);
-        Ok(units)
+        units_of_file(&self.reader.searcher(), &self.fields, file_id)
     }
+}
+
+/// All units of one file in order, from a searcher snapshot.
+pub fn units_of_file(
+    searcher: &tantivy::Searcher,
+    fields: &Fields,
+    file_id: &str,
+) -> Result<Vec<StoredUnit>, IndexError> {
+    let query = TermQuery::new(
+        Term::from_field_text(fields.file_id, file_id),
+        IndexRecordOption::Basic,
+    );
+    let count = searcher.search(&query, &tantivy::collector::Count)?;
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let hits = searcher.search(&query, &TopDocs::with_limit(count).order_by_score())?;
+    let mut units = Vec::with_capacity(hits.len());
+    for (_, address) in hits {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        units.push(StoredUnit::from_doc(fields, &doc));
+    }
+    units.sort_by_key(|u| u.ordinal);
+    Ok(units)
 }

@@ -1,7 +1,7 @@
 //! The search service, independent of transport: gRPC and HTTP call these methods and
 //! translate the results.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -10,12 +10,15 @@ use globset::GlobBuilder;
 use indexer::manifest::ManifestTotals;
 use indexer::{FileRecord, FileStatus, IndexHandle, Manifest, StoredUnit};
 use serde::Serialize;
-use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{EnableScoring, Query, Scorer};
+use tantivy::collector::{Count, DocSetCollector, TopDocs};
+use tantivy::query::{EnableScoring, Query, Scorer, TermQuery};
+use tantivy::schema::IndexRecordOption;
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{DocAddress, DocSet, Order, Searcher, TantivyDocument};
+use tantivy::{DocAddress, DocSet, Order, Searcher, TantivyDocument, Term};
 
+use crate::dense::{Dense, VectorFilter};
 use crate::error::SearchError;
+use crate::fusion::Signals;
 use crate::query::{filter_query, full_query, lexical_query, LexicalQuery, Mode, SearchParams};
 
 /// One ranked unit.
@@ -64,36 +67,83 @@ pub struct StatsOutcome {
     pub profile_root: String,
     pub index_dir: String,
     pub last_commit: Option<String>,
+    /// Units with a vector / units in the index.
+    pub embedding_coverage: f64,
+    /// `None` when dense retrieval works.
+    pub dense_status: Option<String>,
 }
 
-/// Ranked units with what produced them: the searcher snapshot, `(score, address)` hits,
-/// the lexical query (for snippets and explain), the total match count and notes.
-type Ranked = (
-    Searcher,
-    Vec<(f32, DocAddress)>,
-    Option<LexicalQuery>,
-    u64,
-    Vec<String>,
-);
+/// One ranked unit: its (fused) score, address, and where it came from.
+#[derive(Debug, Clone, Copy)]
+struct RankedHit {
+    score: f32,
+    address: DocAddress,
+    /// Set when more than one retriever ran.
+    fusion: Option<Signals>,
+}
+
+/// Ranked units with what produced them.
+struct Ranked {
+    searcher: Searcher,
+    hits: Vec<RankedHit>,
+    /// The lexical query (for snippets and explain).
+    lexical: Option<LexicalQuery>,
+    /// Units that matched lexically (or dense candidates when only dense ran).
+    total: u64,
+    notes: Vec<String>,
+}
 
 /// The search engine over one index.
 pub struct Engine {
     handle: IndexHandle,
     manifest: Mutex<Manifest>,
+    /// Dense retrieval, when the models are available.
+    dense: Option<Dense>,
+    /// Why dense retrieval is unavailable.
+    dense_problem: Option<String>,
 }
 
 /// Snippet length in characters.
 const SNIPPET_CHARS: usize = 240;
+/// Candidates each retriever contributes before fusion.
+const FUSION_DEPTH: usize = 200;
 
 impl Engine {
+    /// Opens an index for lexical search only.
     pub fn open(index_dir: &Path) -> Result<Engine, SearchError> {
+        Engine::open_with_models(index_dir, None)
+    }
+
+    /// Opens an index; with a models folder, dense and hybrid retrieval are enabled
+    /// (a missing model is reported by `dense_status`, not fatal).
+    pub fn open_with_models(
+        index_dir: &Path,
+        models_dir: Option<&Path>,
+    ) -> Result<Engine, SearchError> {
         let handle = IndexHandle::open(index_dir)?;
-        let manifest = Mutex::new(handle.manifest()?);
-        Ok(Engine { handle, manifest })
+        let manifest = handle.manifest()?;
+        let (dense, dense_problem) = match models_dir {
+            None => (None, Some("no models folder given".to_string())),
+            Some(dir) => match Dense::open(dir, &manifest) {
+                Ok(dense) => (Some(dense), None),
+                Err(error) => (None, Some(error.to_string())),
+            },
+        };
+        Ok(Engine {
+            handle,
+            manifest: Mutex::new(manifest),
+            dense,
+            dense_problem,
+        })
     }
 
     pub fn handle(&self) -> &IndexHandle {
         &self.handle
+    }
+
+    /// `None` when dense retrieval works, else why not.
+    pub fn dense_status(&self) -> Option<&str> {
+        self.dense_problem.as_deref()
     }
 
     fn with_manifest<T>(
@@ -107,58 +157,226 @@ impl Engine {
         Ok(f(&guard)?)
     }
 
+    /// The mode actually used for a request.
+    fn effective_mode(
+        &self,
+        params: &SearchParams,
+        notes: &mut Vec<String>,
+    ) -> Result<Mode, SearchError> {
+        match (params.mode, &self.dense) {
+            (Mode::Lexical, _) => Ok(Mode::Lexical),
+            (mode, Some(_)) => Ok(mode),
+            (Mode::Dense, None) => Err(SearchError::Unavailable(format!(
+                "dense retrieval is unavailable: {}",
+                self.dense_problem.as_deref().unwrap_or("unknown reason")
+            ))),
+            (Mode::Hybrid, None) => {
+                notes.push(format!(
+                    "hybrid requested but dense retrieval is unavailable ({}); answered lexically",
+                    self.dense_problem.as_deref().unwrap_or("unknown reason")
+                ));
+                Ok(Mode::Lexical)
+            }
+        }
+    }
+
     /// Ranked units (flat). The core of both `search` and `retrieve`.
     fn rank_units(&self, params: &SearchParams, limit: usize) -> Result<Ranked, SearchError> {
         let fields = &self.handle.fields;
-        let lexical = lexical_query(fields, &params.query);
         let mut notes = Vec::new();
-        if params.mode != Mode::Lexical {
-            notes.push(format!(
-                "mode {:?} requested; dense retrieval is not available yet, answered lexically",
-                params.mode
-            ));
-        }
-        if lexical.is_none() && !params.has_filters() {
+        let mode = self.effective_mode(params, &mut notes)?;
+        let lexical = lexical_query(fields, &params.query);
+        let has_text = !params.query.trim().is_empty();
+        if lexical.is_none() && !params.has_filters() && !(mode == Mode::Dense && has_text) {
             return Err(SearchError::invalid(
                 "query has no searchable terms (only stop words or punctuation) and no filters",
             ));
         }
+        notes.push(format!("mode: {}", mode.as_str()));
         if let Some(lexical) = &lexical {
             notes.push(format!("terms: {}", lexical.terms.join(" ")));
         }
-        let filter = filter_query(fields, params);
-        let query = full_query(lexical.as_ref(), filter);
         let searcher = self.handle.reader.searcher();
-        let (hits, total) = if lexical.is_some() {
-            searcher.search(
-                &query,
-                &(TopDocs::with_limit(limit).order_by_score(), Count),
-            )?
-        } else {
-            // Filters only: newest first.
-            notes.push("no query terms: newest units matching the filters".to_string());
-            let (by_time, total) = searcher.search(
-                &query,
-                &(
-                    TopDocs::with_limit(limit)
-                        .order_by_fast_field::<i64>("content_time", Order::Desc),
-                    Count,
-                ),
-            )?;
-            (by_time.into_iter().map(|(_, a)| (0.0, a)).collect(), total)
+        let filter = filter_query(fields, params);
+
+        // Lexical candidates.
+        let mut lexical_hits: Vec<(DocAddress, f32)> = Vec::new();
+        let mut total = 0u64;
+        if mode != Mode::Dense || lexical.is_none() {
+            let query = full_query(lexical.as_ref(), filter.as_ref().map(|f| f.box_clone()));
+            let depth = if mode == Mode::Hybrid {
+                limit.max(FUSION_DEPTH)
+            } else {
+                limit
+            };
+            if lexical.is_some() {
+                let (hits, count) = searcher.search(
+                    &query,
+                    &(TopDocs::with_limit(depth).order_by_score(), Count),
+                )?;
+                lexical_hits = hits.into_iter().map(|(s, a)| (a, s)).collect();
+                total = count as u64;
+            } else {
+                notes.push("no query terms: newest units matching the filters".to_string());
+                let (by_time, count) = searcher.search(
+                    &query,
+                    &(
+                        TopDocs::with_limit(limit)
+                            .order_by_fast_field::<i64>("content_time", Order::Desc),
+                        Count,
+                    ),
+                )?;
+                let hits = by_time
+                    .into_iter()
+                    .map(|(_, address)| RankedHit {
+                        score: 0.0,
+                        address,
+                        fusion: None,
+                    })
+                    .collect();
+                return Ok(Ranked {
+                    searcher,
+                    hits,
+                    lexical,
+                    total: count as u64,
+                    notes,
+                });
+            }
+        }
+        if mode == Mode::Lexical {
+            let hits = lexical_hits
+                .into_iter()
+                .map(|(address, score)| RankedHit {
+                    score,
+                    address,
+                    fusion: None,
+                })
+                .collect();
+            return Ok(Ranked {
+                searcher,
+                hits,
+                lexical,
+                total,
+                notes,
+            });
+        }
+
+        // Dense candidates, filtered before scoring, stale vectors dropped.
+        let dense_hits = self.dense_candidates(
+            &searcher,
+            params,
+            filter.as_deref(),
+            limit.max(FUSION_DEPTH),
+        )?;
+        if total == 0 {
+            total = dense_hits.len() as u64;
+        }
+        let fused = crate::fusion::fuse(&lexical_hits, &dense_hits, params.fusion);
+        let hits = fused
+            .into_iter()
+            .take(limit)
+            .map(|(address, signals)| RankedHit {
+                score: if mode == Mode::Dense {
+                    signals.dense.map(|d| d.1).unwrap_or(0.0)
+                } else {
+                    signals.fused
+                },
+                address,
+                fusion: Some(signals),
+            })
+            .collect();
+        Ok(Ranked {
+            searcher,
+            hits,
+            lexical,
+            total,
+            notes,
+        })
+    }
+
+    /// Dense hits resolved to index documents: `(address, cosine)`, best first.
+    fn dense_candidates(
+        &self,
+        searcher: &Searcher,
+        params: &SearchParams,
+        filter: Option<&dyn Query>,
+        depth: usize,
+    ) -> Result<Vec<(DocAddress, f32)>, SearchError> {
+        let Some(dense) = &self.dense else {
+            return Ok(Vec::new());
         };
-        Ok((searcher, hits, lexical, total as u64, notes))
+        if params.query.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        let fields = &self.handle.fields;
+        let vector_filter = match filter {
+            None => VectorFilter::default(),
+            Some(filter) => VectorFilter {
+                unit_ids: Some(self.unit_ids_matching(searcher, filter)?),
+            },
+        };
+        let store = self.with_manifest(|m| Ok(dense.store(m)))??;
+        let query_vector = dense.embed_query(&params.query)?;
+        let mut out = Vec::new();
+        for hit in store.search(&query_vector, depth, &vector_filter) {
+            let term = TermQuery::new(
+                Term::from_field_text(fields.unit_id, &hit.unit_id),
+                IndexRecordOption::Basic,
+            );
+            let Some((_, address)) = searcher
+                .search(&term, &TopDocs::with_limit(1).order_by_score())?
+                .into_iter()
+                .next()
+            else {
+                continue; // the unit left the index; its vector is stale
+            };
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let unit = StoredUnit::from_doc(fields, &doc);
+            if indexer::embed::text_hash(&indexer::embed::embedding_text(&unit.title, &unit.text))
+                != hit.text_hash
+            {
+                continue; // the unit changed; its new vector is not written yet
+            }
+            out.push((address, hit.score));
+        }
+        Ok(out)
+    }
+
+    /// Unit ids of every document a filter lets through.
+    fn unit_ids_matching(
+        &self,
+        searcher: &Searcher,
+        filter: &dyn Query,
+    ) -> Result<HashSet<String>, SearchError> {
+        let addresses = searcher.search(filter, &DocSetCollector)?;
+        let mut ids = HashSet::with_capacity(addresses.len());
+        for address in addresses {
+            let segment = searcher.segment_reader(address.segment_ord);
+            if let Some(column) = segment.fast_fields().str("unit_id")? {
+                if let Some(ord) = column.term_ords(address.doc_id).next() {
+                    let mut id = String::new();
+                    if column.ord_to_str(ord, &mut id).unwrap_or(false) {
+                        ids.insert(id);
+                    }
+                }
+            }
+        }
+        Ok(ids)
     }
 
     fn unit_hit(
         &self,
         searcher: &Searcher,
-        address: DocAddress,
-        score: f32,
+        hit: RankedHit,
         lexical: Option<&LexicalQuery>,
         snippets: Option<&SnippetGenerator>,
         explain: bool,
     ) -> Result<UnitHit, SearchError> {
+        let RankedHit {
+            score,
+            address,
+            fusion,
+        } = hit;
         let doc: TantivyDocument = searcher.doc(address)?;
         let unit = StoredUnit::from_doc(&self.handle.fields, &doc);
         let snippet = snippets
@@ -170,6 +388,17 @@ impl Engine {
         if explain {
             if let Some(lexical) = lexical {
                 signals = signal_scores(searcher, lexical, address)?;
+            }
+            if let Some(fusion) = fusion {
+                if let Some((rank, value)) = fusion.lexical {
+                    signals.insert("bm25.rank".to_string(), rank as f64);
+                    signals.insert("bm25.score".to_string(), f64::from(value));
+                }
+                if let Some((rank, value)) = fusion.dense {
+                    signals.insert("dense.rank".to_string(), rank as f64);
+                    signals.insert("dense.cosine".to_string(), f64::from(value));
+                }
+                signals.insert("fused".to_string(), f64::from(fusion.fused));
             }
             signals.insert("score".to_string(), f64::from(score));
         }
@@ -198,25 +427,31 @@ impl Engine {
         let started = Instant::now();
         let params = params.validate()?;
         let candidates = (params.top_k * params.units_per_file * 5).clamp(100, 5000);
-        let (searcher, hits, lexical, total, mut notes) = self.rank_units(&params, candidates)?;
+        let Ranked {
+            searcher,
+            hits,
+            lexical,
+            total,
+            mut notes,
+        } = self.rank_units(&params, candidates)?;
         // Group by file, keeping rank order.
         let mut order: Vec<String> = Vec::new();
-        let mut groups: HashMap<String, Vec<(f32, DocAddress)>> = HashMap::new();
-        for (score, address) in hits {
-            let file_id = self.file_id_of(&searcher, address)?;
+        let mut groups: HashMap<String, Vec<RankedHit>> = HashMap::new();
+        for hit in hits {
+            let file_id = self.file_id_of(&searcher, hit.address)?;
             let group = groups.entry(file_id.clone()).or_default();
             if group.is_empty() {
                 order.push(file_id);
             }
-            group.push((score, address));
+            group.push(hit);
         }
         // File score: best unit, plus a small bonus for further matching units.
         let mut scored: Vec<(f32, String)> = order
             .into_iter()
             .map(|file_id| {
                 let units = &groups[&file_id];
-                let best = units[0].0;
-                let extra = units.iter().skip(1).take(3).map(|(s, _)| s).sum::<f32>();
+                let best = units[0].score;
+                let extra = units.iter().skip(1).take(3).map(|h| h.score).sum::<f32>();
                 (best + 0.1 * extra, file_id)
             })
             .collect();
@@ -230,11 +465,10 @@ impl Engine {
                 continue;
             };
             let mut units = Vec::new();
-            for &(unit_score, address) in groups[&file_id].iter().take(params.units_per_file) {
+            for &hit in groups[&file_id].iter().take(params.units_per_file) {
                 units.push(self.unit_hit(
                     &searcher,
-                    address,
-                    unit_score,
+                    hit,
                     lexical.as_ref(),
                     snippets.as_ref(),
                     params.explain,
@@ -254,15 +488,20 @@ impl Engine {
     pub fn retrieve(&self, params: SearchParams) -> Result<RetrieveOutcome, SearchError> {
         let started = Instant::now();
         let params = params.validate()?;
-        let (searcher, hits, lexical, _, notes) = self.rank_units(&params, params.top_k)?;
+        let Ranked {
+            searcher,
+            hits,
+            lexical,
+            notes,
+            ..
+        } = self.rank_units(&params, params.top_k)?;
         let snippets = self.snippet_generator(&searcher, lexical.as_ref());
         let units = hits
             .into_iter()
-            .map(|(score, address)| {
+            .map(|hit| {
                 self.unit_hit(
                     &searcher,
-                    address,
-                    score,
+                    hit,
                     lexical.as_ref(),
                     snippets.as_ref(),
                     params.explain,
@@ -351,13 +590,20 @@ impl Engine {
     }
 
     pub fn stats(&self) -> Result<StatsOutcome, SearchError> {
-        let (totals, last_commit) =
-            self.with_manifest(|m| Ok((m.totals()?, m.info("last_commit")?)))?;
+        let (totals, last_commit, (with_vectors, units)) = self.with_manifest(|m| {
+            Ok((m.totals()?, m.info("last_commit")?, m.embedding_coverage()?))
+        })?;
         Ok(StatsOutcome {
             totals,
             profile_root: self.handle.info.profile_root.clone(),
             index_dir: self.handle.layout.root.display().to_string(),
             last_commit,
+            embedding_coverage: if units == 0 {
+                1.0
+            } else {
+                with_vectors as f64 / units as f64
+            },
+            dense_status: self.dense_problem.clone(),
         })
     }
 }

@@ -11,6 +11,10 @@ pub enum SearchError {
     /// The file or unit does not exist (HTTP 404, gRPC NOT_FOUND).
     #[error("{0}")]
     NotFound(String),
+    /// A capability is missing, e.g. dense retrieval without models (HTTP 503, gRPC
+    /// FAILED_PRECONDITION).
+    #[error("{0}")]
+    Unavailable(String),
     /// The index could not be read (HTTP 500, gRPC INTERNAL).
     #[error("index error: {0}")]
     Index(#[from] indexer::IndexError),

@@ -9,6 +9,7 @@ use tonic::{Request, Response, Status};
 
 use crate::engine::{Engine, FileHit, UnitHit};
 use crate::error::SearchError;
+use crate::fusion::{Fusion, DEFAULT_RRF_K};
 use crate::query::{Mode, SearchParams};
 
 /// The tonic service.
@@ -39,6 +40,7 @@ pub fn status_of(error: SearchError) -> Status {
     match error {
         SearchError::InvalidArgument(message) => Status::invalid_argument(message),
         SearchError::NotFound(message) => Status::not_found(message),
+        SearchError::Unavailable(message) => Status::failed_precondition(message),
         other => Status::internal(other.to_string()),
     }
 }
@@ -58,6 +60,14 @@ fn params_of(request: pb::SearchRequest) -> SearchParams {
             pb::SearchMode::Hybrid => Mode::Hybrid,
             pb::SearchMode::Dense => Mode::Dense,
             _ => Mode::Lexical,
+        },
+        fusion: match pb::Fusion::try_from(request.fusion).unwrap_or_default() {
+            pb::Fusion::Weighted => Fusion::Weighted {
+                lexical_weight: request.lexical_weight.unwrap_or(0.5),
+            },
+            _ => Fusion::Rrf {
+                k: request.rrf_k.unwrap_or(DEFAULT_RRF_K),
+            },
         },
         explain: request.explain,
     }
@@ -243,7 +253,8 @@ impl Dentate for DentateService {
             profile_root: stats.profile_root,
             index_dir: stats.index_dir,
             last_commit: stats.last_commit.unwrap_or_default(),
-            embedding_coverage: 0.0,
+            embedding_coverage: stats.embedding_coverage,
+            dense_status: stats.dense_status.unwrap_or_default(),
         }))
     }
 }

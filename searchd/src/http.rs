@@ -27,6 +27,7 @@ use serde_json::{json, Map, Value};
 
 use crate::engine::{Engine, UnitHit};
 use crate::error::SearchError;
+use crate::fusion::{Fusion, DEFAULT_RRF_K};
 use crate::query::{Mode, SearchParams};
 
 /// Builds the router.
@@ -54,6 +55,7 @@ impl From<SearchError> for HttpError {
         match error {
             SearchError::InvalidArgument(m) => HttpError(StatusCode::BAD_REQUEST, m),
             SearchError::NotFound(m) => HttpError(StatusCode::NOT_FOUND, m),
+            SearchError::Unavailable(m) => HttpError(StatusCode::SERVICE_UNAVAILABLE, m),
             other => HttpError(StatusCode::INTERNAL_SERVER_ERROR, other.to_string()),
         }
     }
@@ -88,6 +90,10 @@ struct RetrieveBody {
     extensions: Vec<String>,
     time_start: Option<i64>,
     time_end: Option<i64>,
+    /// `rrf` (default) or `weighted`.
+    fusion: Option<String>,
+    rrf_k: Option<f32>,
+    lexical_weight: Option<f32>,
 }
 
 impl RetrieveBody {
@@ -129,6 +135,19 @@ impl RetrieveBody {
             time_start: self.time_start,
             time_end: self.time_end,
             mode: Mode::parse(self.mode.as_deref().unwrap_or(""))?,
+            fusion: match self.fusion.as_deref().unwrap_or("rrf") {
+                "rrf" => Fusion::Rrf {
+                    k: self.rrf_k.unwrap_or(DEFAULT_RRF_K),
+                },
+                "weighted" => Fusion::Weighted {
+                    lexical_weight: self.lexical_weight.unwrap_or(0.5),
+                },
+                other => {
+                    return Err(bad_request(format!(
+                        "unknown fusion {other:?} (expected rrf or weighted)"
+                    )))
+                }
+            },
             explain: self.explain,
         })
     }
@@ -310,6 +329,8 @@ async fn health(State(engine): State<Arc<Engine>>) -> Result<Json<Value>, HttpEr
         "status": "ok",
         "files": stats.totals.indexed,
         "units": stats.totals.units,
+        "embedding_coverage": stats.embedding_coverage,
+        "dense": stats.dense_status.as_deref().unwrap_or("ok"),
     })))
 }
 

@@ -2,8 +2,11 @@
 //! by `indexer`, served over gRPC (`dentate.v1`, with health and reflection) and an
 //! HTTP JSON gateway compatible with HippoCamp's retriever server.
 
+pub mod dense;
 pub mod engine;
 pub mod error;
+pub mod eval;
+pub mod fusion;
 pub mod grpc;
 pub mod http;
 pub mod query;

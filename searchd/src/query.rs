@@ -16,22 +16,30 @@ use tantivy::Term;
 
 use crate::error::SearchError;
 
-/// Retrieval mode. Only lexical exists so far; the others are accepted and answered
-/// lexically, with a note in `explain`.
+/// Retrieval mode. Hybrid (the default) fuses BM25 and dense retrieval; without models
+/// it is answered lexically, with a note in `explain`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
-    #[default]
     Lexical,
+    #[default]
     Hybrid,
     Dense,
 }
 
 impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Lexical => "lexical",
+            Mode::Hybrid => "hybrid",
+            Mode::Dense => "dense",
+        }
+    }
+
     pub fn parse(text: &str) -> Result<Mode, SearchError> {
         match text.to_ascii_lowercase().as_str() {
-            "" | "lexical" | "bm25" => Ok(Mode::Lexical),
-            "hybrid" => Ok(Mode::Hybrid),
+            "lexical" | "bm25" => Ok(Mode::Lexical),
+            "" | "hybrid" => Ok(Mode::Hybrid),
             "dense" => Ok(Mode::Dense),
             other => Err(SearchError::invalid(format!(
                 "unknown mode {other:?} (expected lexical, hybrid or dense)"
@@ -56,6 +64,8 @@ pub struct SearchParams {
     /// Unix seconds, exclusive.
     pub time_end: Option<i64>,
     pub mode: Mode,
+    /// How hybrid mode combines its rankings.
+    pub fusion: crate::fusion::Fusion,
     pub explain: bool,
 }
 
@@ -70,7 +80,8 @@ impl Default for SearchParams {
             extensions: Vec::new(),
             time_start: None,
             time_end: None,
-            mode: Mode::Lexical,
+            mode: Mode::Hybrid,
+            fusion: crate::fusion::Fusion::default(),
             explain: false,
         }
     }
@@ -116,6 +127,19 @@ impl SearchParams {
             .iter()
             .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
             .collect();
+        match self.fusion {
+            crate::fusion::Fusion::Rrf { k } if !(k.is_finite() && k > 0.0) => {
+                return Err(SearchError::invalid("rrf_k must be a positive number"));
+            }
+            crate::fusion::Fusion::Weighted { lexical_weight }
+                if !(0.0..=1.0).contains(&lexical_weight) =>
+            {
+                return Err(SearchError::invalid(
+                    "lexical_weight must be between 0 and 1",
+                ));
+            }
+            _ => {}
+        }
         if let (Some(start), Some(end)) = (self.time_start, self.time_end) {
             if start >= end {
                 return Err(SearchError::invalid(

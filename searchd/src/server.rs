@@ -55,12 +55,16 @@ pub async fn serve(
     });
 
     let grpc = tonic::transport::Server::builder()
+        .tcp_nodelay(true)
         .add_service(health_service)
         .add_service(reflection)
         .add_service(DentateServer::new(DentateService::new(engine.clone())))
-        .serve_with_incoming_shutdown(TcpIncoming::from(grpc_listener), async move {
-            let _ = grpc_stop.recv().await;
-        });
+        .serve_with_incoming_shutdown(
+            TcpIncoming::from(grpc_listener).with_nodelay(Some(true)),
+            async move {
+                let _ = grpc_stop.recv().await;
+            },
+        );
     let http = axum::serve(http_listener, crate::http::router(engine)).with_graceful_shutdown(
         async move {
             let _ = http_stop.recv().await;

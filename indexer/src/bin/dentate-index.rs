@@ -35,6 +35,13 @@ struct Cli {
     /// Commit (make files searchable) at least this often, in seconds.
     #[arg(long, default_value_t = 10)]
     commit_interval: u64,
+    /// Model folder filled by scripts/fetch-models (default: $DENTATE_MODELS, ./models,
+    /// or models/ of the checkout the binary was built in).
+    #[arg(long)]
+    models: Option<PathBuf>,
+    /// Skip dense embeddings (lexical search only).
+    #[arg(long)]
+    no_embed: bool,
 }
 
 struct Bar(ProgressBar);
@@ -49,6 +56,18 @@ impl Progress for Bar {
     fn file_done(&self, path: &str) {
         self.0.inc(1);
         self.0.set_message(shorten(path, 60));
+    }
+
+    fn embedding(&self, files: usize) {
+        self.0.set_position(0);
+        self.0.set_length(files as u64);
+        self.0.set_message("embedding");
+    }
+
+    fn file_embedded(&self, path: &str) {
+        self.0.inc(1);
+        self.0
+            .set_message(format!("embedding {}", shorten(path, 50)));
     }
 }
 
@@ -77,6 +96,11 @@ fn main() -> anyhow::Result<()> {
     }
     options.file_timeout = Duration::from_secs(cli.file_timeout.max(1));
     options.commit_interval = Duration::from_secs(cli.commit_interval);
+    if cli.no_embed {
+        options.models_dir = None;
+    } else if let Some(models) = &cli.models {
+        options.models_dir = Some(models.clone());
+    }
 
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     if !std::io::stderr().is_terminal() {
@@ -117,6 +141,22 @@ fn print_summary(summary: &RunSummary) {
         "this run: {} converted, {} unchanged, {} touched (same content), {} removed",
         summary.converted, summary.unchanged, summary.touched, summary.removed
     );
+    let embedding = &summary.embedding;
+    match embedding.status.as_str() {
+        "done" => println!(
+            "embeddings ({}): {} units embedded, {} reused, coverage {:.1}% ({:.1} s)",
+            embedding.model,
+            embedding.units_embedded,
+            embedding.units_reused,
+            embedding.coverage * 100.0,
+            embedding.seconds
+        ),
+        status => println!(
+            "embeddings {status}: {}; coverage {:.1}%",
+            embedding.message.as_deref().unwrap_or("no reason given"),
+            embedding.coverage * 100.0
+        ),
+    }
     if !summary.units_by_kind.is_empty() {
         let kinds: Vec<String> = summary
             .units_by_kind

@@ -24,6 +24,13 @@ struct Cli {
     /// HTTP listen address (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     http_addr: SocketAddr,
+    /// Model folder filled by scripts/fetch-models (default: $DENTATE_MODELS, ./models,
+    /// or models/ of the checkout the binary was built in).
+    #[arg(long)]
+    models: Option<PathBuf>,
+    /// Lexical search only (do not load the embedding model).
+    #[arg(long)]
+    no_dense: bool,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -40,10 +47,22 @@ fn main() -> anyhow::Result<()> {
             eprintln!("warning: listening on non-loopback address {addr}; the index is readable by anyone who can reach it");
         }
     }
+    let models = if cli.no_dense {
+        None
+    } else {
+        Some(
+            cli.models
+                .clone()
+                .unwrap_or_else(indexer::embed::default_models_dir),
+        )
+    };
     let engine = Arc::new(
-        Engine::open(&cli.index)
+        Engine::open_with_models(&cli.index, models.as_deref())
             .with_context(|| format!("cannot open index {}", cli.index.display()))?,
     );
+    if let (Some(problem), false) = (engine.dense_status(), cli.no_dense) {
+        eprintln!("warning: dense retrieval unavailable, serving lexical search only: {problem}");
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

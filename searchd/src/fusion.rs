@@ -1,0 +1,170 @@
+//! Fusing ranked lists from several retrievers into one ranking. Pure functions.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use serde::{Deserialize, Serialize};
+
+/// How lexical and dense rankings are combined.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "snake_case")]
+pub enum Fusion {
+    /// Reciprocal rank fusion: `Σ 1 / (k + rank)`, rank from 1.
+    Rrf { k: f32 },
+    /// Min-max normalised scores, `w · lexical + (1 − w) · dense`.
+    Weighted { lexical_weight: f32 },
+}
+
+impl Default for Fusion {
+    fn default() -> Self {
+        Fusion::Rrf { k: DEFAULT_RRF_K }
+    }
+}
+
+pub const DEFAULT_RRF_K: f32 = 60.0;
+
+/// Where one fused item came from.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Signals {
+    /// 1-based rank and raw score in the lexical list.
+    pub lexical: Option<(usize, f32)>,
+    /// 1-based rank and cosine in the dense list.
+    pub dense: Option<(usize, f32)>,
+    pub fused: f32,
+}
+
+fn normalised(list: &[(impl Sized, f32)]) -> Vec<f32> {
+    let max = list.iter().map(|x| x.1).fold(f32::NEG_INFINITY, f32::max);
+    let min = list.iter().map(|x| x.1).fold(f32::INFINITY, f32::min);
+    list.iter()
+        .map(|x| {
+            if max > min {
+                (x.1 - min) / (max - min)
+            } else {
+                1.0
+            }
+        })
+        .collect()
+}
+
+/// Fuses two ranked lists (best first); items in both are merged. The result is sorted
+/// by fused score, ties broken by the better lexical rank, then the better dense rank.
+pub fn fuse<K: Hash + Eq + Clone>(
+    lexical: &[(K, f32)],
+    dense: &[(K, f32)],
+    fusion: Fusion,
+) -> Vec<(K, Signals)> {
+    let mut merged: HashMap<K, Signals> = HashMap::new();
+    let mut order: Vec<K> = Vec::new();
+    let lexical_norm = normalised(lexical);
+    let dense_norm = normalised(dense);
+    for (rank, (key, score)) in lexical.iter().enumerate() {
+        let entry = merged.entry(key.clone()).or_insert_with(|| {
+            order.push(key.clone());
+            Signals::default()
+        });
+        entry.lexical = Some((rank + 1, *score));
+        entry.fused += match fusion {
+            Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
+            Fusion::Weighted { lexical_weight } => lexical_weight * lexical_norm[rank],
+        };
+    }
+    for (rank, (key, score)) in dense.iter().enumerate() {
+        let entry = merged.entry(key.clone()).or_insert_with(|| {
+            order.push(key.clone());
+            Signals::default()
+        });
+        entry.dense = Some((rank + 1, *score));
+        entry.fused += match fusion {
+            Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
+            Fusion::Weighted { lexical_weight } => (1.0 - lexical_weight) * dense_norm[rank],
+        };
+    }
+    let mut out: Vec<(K, Signals)> = order
+        .into_iter()
+        .map(|key| {
+            let signals = merged[&key];
+            (key, signals)
+        })
+        .collect();
+    let rank_or_max = |r: Option<(usize, f32)>| r.map(|x| x.0).unwrap_or(usize::MAX);
+    out.sort_by(|a, b| {
+        b.1.fused
+            .total_cmp(&a.1.fused)
+            .then(rank_or_max(a.1.lexical).cmp(&rank_or_max(b.1.lexical)))
+            .then(rank_or_max(a.1.dense).cmp(&rank_or_max(b.1.dense)))
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rrf_rewards_agreement() {
+        let lexical = [("a", 9.0), ("b", 5.0), ("c", 1.0)];
+        let dense = [("c", 0.9), ("b", 0.8), ("d", 0.1)];
+        let fused = fuse(&lexical, &dense, Fusion::Rrf { k: 60.0 });
+        let keys: Vec<_> = fused.iter().map(|x| x.0).collect();
+        // b is 2nd in both lists: 2/(62) beats a's 1/61 and c's 1/63 + 1/61.
+        assert_eq!(keys[0], "b");
+        assert_eq!(keys.len(), 4);
+        let b = fused[0].1;
+        assert_eq!(b.lexical, Some((2, 5.0)));
+        assert_eq!(b.dense, Some((2, 0.8)));
+        assert!((b.fused - 2.0 / 62.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn weighted_fusion_uses_normalised_scores() {
+        let lexical = [("a", 10.0), ("b", 0.0)];
+        let dense = [("b", 0.9), ("a", 0.1)];
+        let fused = fuse(
+            &lexical,
+            &dense,
+            Fusion::Weighted {
+                lexical_weight: 0.7,
+            },
+        );
+        assert_eq!(fused[0].0, "a");
+        assert!((fused[0].1.fused - 0.7).abs() < 1e-6);
+        assert!((fused[1].1.fused - 0.3).abs() < 1e-6);
+        let fused = fuse(
+            &lexical,
+            &dense,
+            Fusion::Weighted {
+                lexical_weight: 0.2,
+            },
+        );
+        assert_eq!(fused[0].0, "b");
+    }
+
+    #[test]
+    fn one_sided_and_empty_lists() {
+        let none: [(&str, f32); 0] = [];
+        assert!(fuse(&none, &none, Fusion::default()).is_empty());
+        let fused = fuse(&[("x", 1.0)], &none, Fusion::default());
+        assert_eq!(fused.len(), 1);
+        assert_eq!(fused[0].1.dense, None);
+        let fused = fuse(&none, &[("x", 0.5), ("y", 0.4)], Fusion::default());
+        assert_eq!(fused.iter().map(|x| x.0).collect::<Vec<_>>(), ["x", "y"]);
+    }
+
+    #[test]
+    fn fusion_is_deterministic_under_ties() {
+        let lexical = [("a", 1.0), ("b", 1.0)];
+        let dense = [("b", 0.5), ("a", 0.5)];
+        let first = fuse(&lexical, &dense, Fusion::default());
+        for _ in 0..10 {
+            assert_eq!(
+                fuse(&lexical, &dense, Fusion::default())
+                    .iter()
+                    .map(|x| x.0)
+                    .collect::<Vec<_>>(),
+                first.iter().map(|x| x.0).collect::<Vec<_>>()
+            );
+        }
+        assert_eq!(first[0].0, "a");
+    }
+}
