@@ -6,6 +6,10 @@
 //! 2. BM25 latency on a generated corpus of at least 100K units: p50/p99 of flat
 //!    `retrieve` and grouped `search`, top-10, side by side.
 //!
+//! 3. Dense embeddings (needs `scripts/fetch-models`): embedding throughput of the
+//!    indexing pipeline vs the raw model on the same texts, hybrid vs lexical query
+//!    latency, and peak RSS of the indexing and the serving phase.
+//!
 //! `DENTATE_BENCH_UNITS` overrides the unit count of (2) (default 120000).
 
 use std::collections::BTreeMap;
@@ -161,7 +165,8 @@ fn bench_indexing() {
     let raw = started.elapsed().as_secs_f64();
 
     let index_dir = tempfile::tempdir().unwrap();
-    let options = IndexOptions::new(profile.path(), index_dir.path().join("index"));
+    let mut options = IndexOptions::new(profile.path(), index_dir.path().join("index"));
+    options.models_dir = None; // lexical throughput; embeddings are measured below
     let started = Instant::now();
     let summary = indexer::run(&options, &NoProgress).unwrap();
     let full = started.elapsed().as_secs_f64();
@@ -340,6 +345,115 @@ fn bench_bm25() {
     );
 }
 
+/// Peak resident set size of this process (VmHWM), in MiB.
+fn peak_rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|v| v.parse::<f64>().ok())
+            })
+        })
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(f64::NAN)
+}
+
+/// Resets the peak RSS counter (Linux: writing 5 to clear_refs).
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+fn bench_dense() {
+    let models = indexer::embed::default_models_dir();
+    let models = if models.join("minilm").is_dir() {
+        models
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+    };
+    let Ok(mut encoder) = indexer::embed::TextEncoder::load(&models, 2) else {
+        println!("## dense: skipped (run scripts/fetch-models)");
+        return;
+    };
+    let mut rng = Rng(0xd15c);
+    let vocab: Vec<String> = "the river garden budget invoice meeting school doctor running race pottery glaze bread oven flight hotel rent loan tax report draft final cost estimate culvert storm water plan volunteer pantry shift concert choir rehearsal photo camera beach trail"
+        .split(' ')
+        .map(str::to_string)
+        .collect();
+    let texts: Vec<String> = (0..300).map(|_| sentence(&mut rng, &vocab, 120)).collect();
+
+    // Raw model on the same texts (batches of 64, as the pipeline does).
+    let started = Instant::now();
+    for chunk in texts.chunks(64) {
+        encoder.embed(chunk).unwrap();
+    }
+    let raw = started.elapsed().as_secs_f64();
+    drop(encoder);
+
+    // The pipeline: one file per text, embedding phase timed by the indexer itself.
+    let profile = tempfile::tempdir().unwrap();
+    for (i, text) in texts.iter().enumerate() {
+        std::fs::write(profile.path().join(format!("note-{i:03}.txt")), text).unwrap();
+    }
+    let index_dir = tempfile::tempdir().unwrap();
+    let mut options = IndexOptions::new(profile.path(), index_dir.path().join("index"));
+    options.models_dir = Some(models.clone());
+    reset_peak_rss();
+    let summary = indexer::run(&options, &NoProgress).unwrap();
+    let indexer_rss = peak_rss_mib();
+    let pipeline = summary.embedding.seconds;
+
+    reset_peak_rss();
+    let engine = Engine::open_with_models(&index_dir.path().join("index"), Some(&models)).unwrap();
+    let queries: Vec<String> = (0..200).map(|_| sentence(&mut rng, &vocab, 4)).collect();
+    let measure = |mode: searchd::Mode| {
+        let mut times = Vec::new();
+        for query in &queries {
+            let params = SearchParams {
+                query: query.clone(),
+                top_k: 10,
+                mode,
+                ..SearchParams::default()
+            };
+            let started = Instant::now();
+            engine.search(params).unwrap();
+            times.push(started.elapsed());
+        }
+        times.sort();
+        times
+    };
+    let lexical = measure(searchd::Mode::Lexical);
+    let hybrid_cold = measure(searchd::Mode::Hybrid);
+    let hybrid_cached = measure(searchd::Mode::Hybrid);
+    let daemon_rss = peak_rss_mib();
+
+    println!(
+        "## dense: {} texts of 120 words, {} units embedded",
+        texts.len(),
+        summary.embedding.units_embedded
+    );
+    println!("| measure | value |");
+    println!("|---|---|");
+    println!(
+        "| raw model, seconds | {raw:.2} ({:.1} texts/s) |",
+        texts.len() as f64 / raw
+    );
+    println!(
+        "| indexing pipeline embedding phase, seconds | {pipeline:.2} ({:.1} texts/s) |",
+        texts.len() as f64 / pipeline
+    );
+    println!("| pipeline / raw throughput | {:.2} |", raw / pipeline);
+    println!("| Search p50 lexical / hybrid (new query) / hybrid (cached query embedding), ms | {:.2} / {:.2} / {:.2} |",
+        percentile(&lexical, 0.5), percentile(&hybrid_cold, 0.5), percentile(&hybrid_cached, 0.5));
+    println!(
+        "| hybrid / lexical p50 ratio (new query; cached) | {:.1}; {:.1} |",
+        percentile(&hybrid_cold, 0.5) / percentile(&lexical, 0.5),
+        percentile(&hybrid_cached, 0.5) / percentile(&lexical, 0.5)
+    );
+    println!("| peak RSS: indexing / serving, MiB | {indexer_rss:.0} / {daemon_rss:.0} |");
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` runs us with no such flag
     // and only a smoke run is wanted then.
@@ -350,4 +464,5 @@ fn main() {
     }
     bench_indexing();
     bench_bm25();
+    bench_dense();
 }

@@ -7,6 +7,7 @@
 mod harness;
 
 mod broken;
+mod dense;
 mod incremental;
 mod realworld;
 mod sample;

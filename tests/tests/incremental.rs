@@ -10,8 +10,14 @@ fn write(root: &std::path::Path, rel: &str, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+/// Lexical results: exact membership is checkable (dense retrieval always returns the
+/// nearest units, matching or not).
 fn paths_for(daemon: &Daemon, query: &str) -> Vec<String> {
-    let body = serde_json::json!({ "query": query, "top_k": 10 }).to_string();
+    paths_in_mode(daemon, query, "lexical")
+}
+
+fn paths_in_mode(daemon: &Daemon, query: &str, mode: &str) -> Vec<String> {
+    let body = serde_json::json!({ "query": query, "top_k": 10, "mode": mode }).to_string();
     let (status, reply) = daemon.post("/retrieve", &body);
     assert_eq!(status, 200, "{reply}");
     result_paths(&reply)
@@ -97,7 +103,7 @@ fn changes_are_picked_up_incrementally_without_restarting_the_daemon() {
         vec!["Notes/keep.txt"]
     );
     // Exactly one unit per small file: no duplicates left behind by re-indexing.
-    let body = r#"{"query": "tomatoes", "top_k": 10}"#;
+    let body = r#"{"query": "tomatoes", "top_k": 10, "mode": "lexical"}"#;
     let (_, reply) = daemon.post("/retrieve", body);
     assert_eq!(reply["results"].as_array().unwrap().len(), 1, "{reply}");
 }

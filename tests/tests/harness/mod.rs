@@ -65,11 +65,17 @@ pub fn copy_tree(from: &Path, to: &Path) {
 
 /// Runs `dentate-index PROFILE --index INDEX --json` and returns the parsed summary.
 pub fn index(profile: &Path, index_dir: &Path) -> Value {
+    index_with(profile, index_dir, &[])
+}
+
+/// `index` with extra arguments (e.g. `--no-embed`).
+pub fn index_with(profile: &Path, index_dir: &Path, extra: &[&str]) -> Value {
     let output = Command::new(binary("dentate-index"))
         .arg(profile)
         .arg("--index")
         .arg(index_dir)
         .arg("--json")
+        .args(extra)
         .output()
         .expect("run dentate-index");
     assert!(

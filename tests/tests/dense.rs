@@ -1,0 +1,141 @@
+//! Dense and hybrid retrieval end to end: a query with no words in common with its
+//! answer, and crash safety of the embedding phase.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use indexer::Manifest;
+
+use crate::harness::{binary, index, result_paths, Daemon};
+
+fn write(root: &std::path::Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn retrieve(daemon: &Daemon, query: &str, mode: &str) -> Vec<String> {
+    let body = serde_json::json!({ "query": query, "top_k": 3, "mode": mode }).to_string();
+    let (status, reply) = daemon.post("/retrieve", &body);
+    assert_eq!(status, 200, "{reply}");
+    result_paths(&reply)
+}
+
+#[test]
+fn a_query_without_shared_words_finds_its_file_semantically() {
+    let profile = tempfile::tempdir().unwrap();
+    let index_dir = tempfile::tempdir().unwrap();
+    let root = profile.path();
+    write(root, "Notes/afternoon.md", "The puppy chased the tennis ball around the garden until it collapsed, happy and exhausted.\n");
+    write(
+        root,
+        "Notes/budget.md",
+        "Quarterly revenue grew four percent while operating costs stayed flat.\n",
+    );
+    write(
+        root,
+        "Notes/baking.md",
+        "Whisk the eggs with sugar, fold in flour and bake at 180 degrees.\n",
+    );
+    let summary = index(root, index_dir.path());
+    assert_eq!(summary["embedding"]["status"], "done", "{summary}");
+    assert_eq!(summary["embedding"]["coverage"], 1.0, "{summary}");
+
+    let daemon = Daemon::start(index_dir.path());
+    let query = "dog playing fetch outdoors";
+    assert!(!retrieve(&daemon, query, "lexical").contains(&"Notes/afternoon.md".to_string()));
+    assert_eq!(retrieve(&daemon, query, "dense")[0], "Notes/afternoon.md");
+    assert_eq!(retrieve(&daemon, query, "hybrid")[0], "Notes/afternoon.md");
+
+    // explain shows both signals in hybrid mode.
+    let body = serde_json::json!({ "query": "puppy garden", "top_k": 1, "mode": "hybrid", "explain": true }).to_string();
+    let (_, reply) = daemon.post("/retrieve", &body);
+    let explain = &reply["results"][0]["metadata"]["explain"];
+    for key in ["bm25.rank", "dense.rank", "dense.cosine", "fused"] {
+        assert!(explain.get(key).is_some(), "{key} missing: {reply}");
+    }
+}
+
+fn vectors(index_dir: &std::path::Path) -> Vec<(String, String, Vec<f32>)> {
+    let manifest = Manifest::open_existing(&index_dir.join("manifest.sqlite")).unwrap();
+    manifest
+        .all_vectors()
+        .unwrap()
+        .into_iter()
+        .map(|(unit, _, hash, bytes)| (unit, hash, indexer::embed::from_bytes(&bytes).unwrap()))
+        .collect()
+}
+
+#[test]
+fn sigkill_during_embedding_then_rerun_gives_the_vectors_of_a_clean_run() {
+    let profile = tempfile::tempdir().unwrap();
+    let words = [
+        "river", "granite", "lantern", "orchard", "violin", "harbour", "meadow", "copper",
+        "sparrow", "glacier",
+    ];
+    for i in 0..80 {
+        let paragraph: Vec<String> = (0..60)
+            .map(|j| {
+                format!(
+                    "{} {} {}",
+                    words[(i + j) % 10],
+                    words[(i * 7 + j * 3) % 10],
+                    j
+                )
+            })
+            .collect();
+        write(
+            profile.path(),
+            &format!("notes/n{i:03}.txt"),
+            &paragraph.join(" "),
+        );
+    }
+    let clean = tempfile::tempdir().unwrap();
+    index(profile.path(), clean.path());
+    let expected = vectors(clean.path());
+    assert_eq!(expected.len(), 80);
+
+    // Kill -9 as soon as some (not all) vectors are written.
+    let crashed = tempfile::tempdir().unwrap();
+    let mut child = Command::new(binary("dentate-index"))
+        .arg(profile.path())
+        .arg("--index")
+        .arg(crashed.path())
+        .spawn()
+        .unwrap();
+    let manifest_path = crashed.path().join("manifest.sqlite");
+    let started = Instant::now();
+    let mut written = 0;
+    while started.elapsed() < Duration::from_secs(120) {
+        if manifest_path.exists() {
+            if let Ok(manifest) = Manifest::open_existing(&manifest_path) {
+                written = manifest.all_vectors().map(|v| v.len()).unwrap_or(0);
+            }
+        }
+        if written > 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let partial = vectors(crashed.path()).len();
+    assert!(
+        partial > 0 && partial < 80,
+        "kill landed outside the embedding phase: {partial} vectors"
+    );
+
+    let resumed = index(profile.path(), crashed.path());
+    assert_eq!(resumed["embedding"]["coverage"], 1.0, "{resumed}");
+    let actual = vectors(crashed.path());
+    assert_eq!(actual.len(), expected.len());
+    for ((unit_a, hash_a, vec_a), (unit_b, hash_b, vec_b)) in expected.iter().zip(&actual) {
+        assert_eq!((unit_a, hash_a), (unit_b, hash_b));
+        let diff = vec_a
+            .iter()
+            .zip(vec_b)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        assert!(diff < 1e-4, "{unit_a}: vectors differ by {diff}");
+    }
+}
