@@ -582,6 +582,33 @@ impl Engine {
             .ok_or_else(|| SearchError::NotFound(format!("no file {path:?} in the index")))
     }
 
+    /// The absolute path of an indexed file's original bytes, guaranteed to lie inside
+    /// the profile root (symlinks resolved). Attachments have no file of their own.
+    pub fn original_path(&self, path: &str) -> Result<std::path::PathBuf, SearchError> {
+        let record = self.metadata(path)?;
+        if record.parent_path.is_some() {
+            return Err(SearchError::NotFound(format!(
+                "{:?} is an attachment; its bytes are inside {:?}",
+                record.path,
+                record.parent_path.unwrap_or_default()
+            )));
+        }
+        let root = std::path::Path::new(&self.handle.info.profile_root);
+        let canonical_root = root
+            .canonicalize()
+            .map_err(|e| SearchError::NotFound(format!("profile root is not readable: {e}")))?;
+        let resolved = root.join(&record.path).canonicalize().map_err(|e| {
+            SearchError::NotFound(format!("{:?} is no longer readable: {e}", record.path))
+        })?;
+        if !resolved.starts_with(&canonical_root) {
+            return Err(SearchError::invalid(format!(
+                "{:?} resolves outside the profile root",
+                record.path
+            )));
+        }
+        Ok(resolved)
+    }
+
     /// A file's record and all its units in order.
     pub fn text(&self, path: &str) -> Result<(FileRecord, Vec<StoredUnit>), SearchError> {
         let record = self.metadata(path)?;

@@ -11,13 +11,18 @@
 //! - `POST /api/search`: grouped search (files with their best units), like the gRPC
 //!   `Search`.
 //! - `GET /health`, `GET /api/stats`.
+//! - HippoCamp's file tools, replying `{"success", "data", "error"}`:
+//!   `GET /api/list_files?pattern=GLOB`, `/api/return_txt/<path>` (`{file_info, summary,
+//!   segments}` from our units), `/api/return_metadata/<path>`, `/api/return_ori/<path>`
+//!   (the raw bytes), `/api/return_img/<path>?page=N` (not available yet: 501). Paths are
+//!   relative to the profile root; nothing outside it is ever served.
 //!
 //! Malformed requests get HTTP 400 with `{"error": message}`, never a 500.
 
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{Path as UrlPath, Query as UrlQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -38,6 +43,11 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/search", post(retrieve))
         .route("/api/search", post(grouped_search))
         .route("/api/stats", get(stats))
+        .route("/api/list_files", get(list_files))
+        .route("/api/return_txt/{*path}", get(return_txt))
+        .route("/api/return_metadata/{*path}", get(return_metadata))
+        .route("/api/return_ori/{*path}", get(return_ori))
+        .route("/api/return_img/{*path}", get(return_img))
         .with_state(engine)
 }
 
@@ -337,4 +347,156 @@ async fn health(State(engine): State<Arc<Engine>>) -> Result<Json<Value>, HttpEr
 async fn stats(State(engine): State<Arc<Engine>>) -> Result<Json<Value>, HttpError> {
     let stats = run_blocking(&engine, |e| e.stats()).await?;
     Ok(Json(serde_json::to_value(stats).unwrap_or_default()))
+}
+
+/// A file-tool reply in HippoCamp's envelope.
+fn tool_reply(result: Result<Value, HttpError>) -> Response {
+    match result {
+        Ok(data) => Json(json!({ "success": true, "data": data, "error": null })).into_response(),
+        Err(HttpError(status, message)) => (
+            status,
+            Json(json!({ "success": false, "data": null, "error": message })),
+        )
+            .into_response(),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct ListParams {
+    #[serde(default)]
+    pattern: String,
+    limit: Option<usize>,
+}
+
+async fn list_files(
+    State(engine): State<Arc<Engine>>,
+    UrlQuery(params): UrlQuery<ListParams>,
+) -> Response {
+    let result = run_blocking(&engine, move |e| {
+        e.list_files(&params.pattern, params.limit.unwrap_or(0), false)
+    })
+    .await
+    .map(|outcome| {
+        json!({
+            "files": outcome.files.iter().map(|f| json!({
+                "file_path": f.path, "file_name": f.name(), "file_type": f.ext,
+                "modality": f.modality, "size": f.size, "units": f.unit_count,
+            })).collect::<Vec<_>>(),
+            "truncated": outcome.truncated,
+        })
+    });
+    tool_reply(result)
+}
+
+fn file_info(record: &indexer::FileRecord) -> Value {
+    json!({
+        "file_path": record.path,
+        "file_name": record.name(),
+        "file_type": record.ext,
+        "modality": record.modality,
+        "size": record.size,
+        "modified": crate::time::rfc3339_from_ns(record.mtime_ns),
+        "created": record.created,
+        "title": record.title,
+        "author": record.author,
+        "status": record.status.as_str(),
+        "error": record.error,
+        "parent_path": record.parent_path,
+        "extra": record.extra,
+    })
+}
+
+async fn return_txt(State(engine): State<Arc<Engine>>, UrlPath(path): UrlPath<String>) -> Response {
+    let result = run_blocking(&engine, move |e| e.text(&path))
+        .await
+        .map(|(record, units)| {
+            let segments: Vec<Value> = units
+                .iter()
+                .map(|u| {
+                    let mut segment = json!({
+                        "content": u.text,
+                        "kind": u.kind,
+                        "content_time": u.content_time_text,
+                    });
+                    let locator = serde_json::to_value(&u.locator).unwrap_or_default();
+                    if let (Some(segment), Some(locator)) =
+                        (segment.as_object_mut(), locator.as_object())
+                    {
+                        for (key, value) in locator {
+                            segment.insert(key.clone(), value.clone());
+                        }
+                        if let Some(page) = u.locator.page {
+                            segment.insert("page_number".into(), json!(page));
+                        }
+                        if let (Some(a), Some(b)) = (u.locator.t_start_ms, u.locator.t_end_ms) {
+                            segment.insert("start".into(), json!(a as f64 / 1000.0));
+                            segment.insert("end".into(), json!(b as f64 / 1000.0));
+                        }
+                        if !u.title.is_empty() {
+                            segment.insert("title".into(), json!(u.title));
+                        }
+                    }
+                    segment
+                })
+                .collect();
+            let summary = record.title.clone().unwrap_or_default();
+            json!({ "file_info": file_info(&record), "summary": summary, "segments": segments })
+        });
+    tool_reply(result)
+}
+
+async fn return_metadata(
+    State(engine): State<Arc<Engine>>,
+    UrlPath(path): UrlPath<String>,
+) -> Response {
+    let result = run_blocking(&engine, move |e| e.metadata(&path))
+        .await
+        .map(|r| file_info(&r));
+    tool_reply(result)
+}
+
+async fn return_ori(State(engine): State<Arc<Engine>>, UrlPath(path): UrlPath<String>) -> Response {
+    let resolved = match run_blocking(&engine, move |e| e.original_path(&path)).await {
+        Ok(resolved) => resolved,
+        Err(error) => return tool_reply(Err(error)),
+    };
+    match tokio::fs::File::open(&resolved).await {
+        Ok(file) => {
+            let stream = tokio_util_stream(file);
+            (
+                [(axum::http::header::CONTENT_TYPE, "application/octet-stream")],
+                axum::body::Body::from_stream(stream),
+            )
+                .into_response()
+        }
+        Err(error) => tool_reply(Err(HttpError(
+            StatusCode::NOT_FOUND,
+            format!("cannot open the file: {error}"),
+        ))),
+    }
+}
+
+/// Streams a file in 64 KiB chunks without loading it whole.
+fn tokio_util_stream(
+    file: tokio::fs::File,
+) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> {
+    futures_util::stream::unfold(file, |mut file| async move {
+        use tokio::io::AsyncReadExt;
+        let mut buffer = vec![0u8; 64 * 1024];
+        match file.read(&mut buffer).await {
+            Ok(0) => None,
+            Ok(n) => {
+                buffer.truncate(n);
+                Some((Ok(Bytes::from(buffer)), file))
+            }
+            Err(error) => Some((Err(error), file)),
+        }
+    })
+}
+
+async fn return_img(UrlPath(path): UrlPath<String>) -> Response {
+    tool_reply(Err(HttpError(
+        StatusCode::NOT_IMPLEMENTED,
+        format!("rendering {path:?} is not available yet (page and frame images come with the multimodal work)"),
+    )))
 }

@@ -5,10 +5,10 @@ use dentate_proto::v1 as pb;
 use serde_json::json;
 use tonic::Code;
 
-use crate::harness::{copy_tree, index, repo_root, result_paths, Daemon};
+use crate::harness::{copy_tree, index, repo_root, result_paths, url_path, Daemon};
 
 struct Served {
-    _profile: tempfile::TempDir,
+    profile: tempfile::TempDir,
     _index: tempfile::TempDir,
     summary: serde_json::Value,
     daemon: Daemon,
@@ -24,7 +24,7 @@ fn served() -> Served {
     let summary = index(profile.path(), index_dir.path());
     let daemon = Daemon::start(index_dir.path());
     Served {
-        _profile: profile,
+        profile,
         _index: index_dir,
         summary,
         daemon,
@@ -730,4 +730,68 @@ fn http_gateway_speaks_hippocamp_and_search_r1() {
             "{reply}"
         );
     }
+}
+
+#[test]
+fn http_file_tools_serve_inside_the_profile_only() {
+    let served = served();
+    let daemon = &served.daemon;
+    let (status, listing) = daemon.get("/api/list_files?pattern=**/*.pdf");
+    assert_eq!(status, 200, "{listing}");
+    assert_eq!(listing["success"], true);
+    let files = listing["data"]["files"].as_array().unwrap();
+    assert!(!files.is_empty());
+    let pdf = files[0]["file_path"].as_str().unwrap().to_string();
+
+    let (status, text) = daemon.get(&format!("/api/return_txt/{}", url_path(&pdf)));
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(text["data"]["file_info"]["file_path"], pdf.as_str());
+    let segments = text["data"]["segments"].as_array().unwrap();
+    assert!(!segments.is_empty());
+    assert_eq!(segments[0]["page"], 1);
+    assert!(segments[0]["content"].is_string());
+
+    let (status, meta) = daemon.get(&format!("/api/return_metadata/{}", url_path(&pdf)));
+    assert_eq!(status, 200, "{meta}");
+    assert_eq!(meta["data"]["modality"], "document");
+
+    let (status, bytes) = daemon.get_raw(&format!("/api/return_ori/{}", url_path(&pdf)));
+    assert_eq!(status, 200);
+    assert_eq!(
+        bytes,
+        std::fs::read(served.profile.path().join(&pdf)).unwrap()
+    );
+
+    let (status, image) = daemon.get(&format!("/api/return_img/{}?page=1", url_path(&pdf)));
+    assert_eq!(status, 501, "{image}");
+    assert_eq!(image["success"], false);
+
+    // Escapes: dot-dot (plain and percent-encoded), absolute paths, unknown files.
+    for path in [
+        "/api/return_ori/../../../../etc/passwd",
+        "/api/return_ori/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        "/api/return_ori/..%2f..%2f..%2fetc%2fpasswd",
+        "/api/return_ori//etc/passwd",
+        "/api/return_ori/%2fetc%2fpasswd",
+        "/api/return_txt/../../etc/passwd",
+        "/api/return_metadata/%2e%2e/secret",
+        "/api/return_ori/Notes/../../../etc/passwd",
+    ] {
+        let (status, body) = daemon.get_raw(path);
+        assert!(status == 400 || status == 404, "{path}: {status}");
+        assert!(
+            !String::from_utf8_lossy(&body).contains("root:"),
+            "{path} leaked a file"
+        );
+    }
+
+    // An indexed file replaced by a symlink that leaves the profile is not served.
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.txt"), "top secret").unwrap();
+    let victim = served.profile.path().join(&pdf);
+    std::fs::remove_file(&victim).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.txt"), &victim).unwrap();
+    let (status, body) = daemon.get_raw(&format!("/api/return_ori/{}", url_path(&pdf)));
+    assert_eq!(status, 400, "{}", String::from_utf8_lossy(&body));
+    assert!(!String::from_utf8_lossy(&body).contains("top secret"));
 }

@@ -137,6 +137,10 @@ impl Daemon {
     pub fn get(&self, path: &str) -> (u16, Value) {
         http_request(self.http, "GET", path, None)
     }
+
+    pub fn get_raw(&self, path: &str) -> (u16, Vec<u8>) {
+        http_raw(self.http, "GET", path, None)
+    }
 }
 
 impl Drop for Daemon {
@@ -167,6 +171,26 @@ pub fn http_request(
     path: &str,
     body: Option<&str>,
 ) -> (u16, Value) {
+    let (status, payload) = http_raw(addr, method, path, body);
+    let text = String::from_utf8_lossy(&payload);
+    let json = serde_json::from_str(&text).unwrap_or(Value::String(text.to_string()));
+    (status, json)
+}
+
+/// Percent-encodes a relative path for a URL, keeping `/`.
+pub fn url_path(path: &str) -> String {
+    path.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                (b as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+/// Like [`http_request`], returning the raw body bytes.
+pub fn http_raw(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Vec<u8>) {
     let mut stream = TcpStream::connect(addr).expect("connect HTTP");
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
@@ -179,15 +203,17 @@ pub fn http_request(
     stream.write_all(request.as_bytes()).expect("send");
     let mut response = Vec::new();
     stream.read_to_end(&mut response).expect("read response");
-    let text = String::from_utf8_lossy(&response);
-    let (head, payload) = text.split_once("\r\n\r\n").expect("HTTP head");
+    let split = response
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("HTTP head");
+    let head = String::from_utf8_lossy(&response[..split]);
     let status: u16 = head
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
         .expect("status code");
-    let json = serde_json::from_str(payload).unwrap_or(Value::String(payload.to_string()));
-    (status, json)
+    (status, response[split + 4..].to_vec())
 }
 
 /// Polls `check` until it returns true or `timeout` passes.
