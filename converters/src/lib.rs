@@ -24,7 +24,7 @@ pub use unit::{ChildFile, Conversion, FileMeta, Locator, Modality, Unit, UnitKin
 
 /// Bump when a converter's output changes, so the indexer re-converts files that were
 /// converted by an older version.
-pub const CONVERTER_VERSION: u32 = 1;
+pub const CONVERTER_VERSION: u32 = 2;
 
 /// Largest file whose full content is loaded for conversion.
 pub const MAX_CONTENT_BYTES: u64 = 512 * 1024 * 1024;

@@ -139,7 +139,12 @@ impl RowGrouper {
             row_end: Some(self.row_end),
             ..Locator::default()
         };
-        let mut unit = Unit::new(UnitKind::Rows, locator, text);
+        let dates: Vec<chrono::NaiveDate> = self
+            .rows
+            .iter()
+            .flat_map(|r| crate::unit::dates_in(r))
+            .collect();
+        let mut unit = Unit::new(UnitKind::Rows, locator, text).with_record_dates(&dates);
         if let Some(sheet) = &self.sheet {
             unit = unit.with_title(sheet.clone());
         }

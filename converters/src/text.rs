@@ -216,7 +216,8 @@ pub fn spans_to_units(spans: Vec<Span>) -> Vec<Unit> {
                 char_end: Some(span.char_end),
                 ..Locator::default()
             };
-            Unit::new(UnitKind::Span, locator, span.text)
+            let dates = crate::unit::entry_dates(&span.text);
+            Unit::new(UnitKind::Span, locator, span.text).with_record_dates(&dates)
         })
         .collect()
 }
@@ -442,6 +443,30 @@ mod tests {
         assert_eq!(conversion.units[1].locator.line_start, Some(14));
         assert!(conversion.units[1].text.contains("42.1 mm"));
         assert!(convert_notebook(&Input::detect("b.ipynb", b"{\"cells\": 3")).is_err());
+    }
+
+    #[test]
+    fn dated_entries_set_time_and_weekdays() {
+        let journal = "# August\n2025-08-16 (Sat) long run, then a cinnamon bun\nnotes\n- 2025-08-20: pantry shift\n";
+        let units = spans_to_units(chunk_text(journal, ChunkOptions::default()));
+        let unit = &units[0];
+        assert_eq!(unit.fields["date_start"], "2025-08-16");
+        assert_eq!(unit.fields["date_end"], "2025-08-20");
+        assert_eq!(unit.fields["weekdays"], "Wed,Sat");
+        assert_eq!(
+            unit.content_time.unwrap().to_rfc3339(),
+            "2025-08-16T00:00:00+00:00"
+        );
+        // A date in the middle of a line is a mention, not an entry.
+        let prose = spans_to_units(chunk_text(
+            "the deadline is 2025-12-01 for this",
+            ChunkOptions::default(),
+        ));
+        assert!(prose[0].fields.is_empty());
+        assert_eq!(
+            crate::unit::dates_in("9/14/2025, 14/9/2025 and 2025-09-14").len(),
+            3
+        );
     }
 
     #[test]

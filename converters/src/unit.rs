@@ -284,6 +284,88 @@ impl Unit {
     pub fn kind(&self) -> UnitKind {
         self.kind.unwrap_or(UnitKind::Metadata)
     }
+
+    /// Dates the unit's records are about (dated rows, journal or log entries): the
+    /// earliest becomes `content_time` (wall clock, +00:00) unless one is set, and the
+    /// span and the weekdays are recorded in `fields` (`date_start`, `date_end`,
+    /// `weekdays`) for time-aware ranking.
+    pub fn with_record_dates(mut self, dates: &[chrono::NaiveDate]) -> Unit {
+        let (Some(first), Some(last)) = (dates.iter().min(), dates.iter().max()) else {
+            return self;
+        };
+        if self.content_time.is_none() {
+            self.content_time = first
+                .and_hms_opt(0, 0, 0)
+                .map(|t| t.and_utc().fixed_offset());
+        }
+        self.fields.insert("date_start".into(), first.to_string());
+        self.fields.insert("date_end".into(), last.to_string());
+        if !self.fields.contains_key("weekdays") {
+            let mut days: Vec<chrono::Weekday> =
+                dates.iter().map(chrono::Datelike::weekday).collect();
+            days.sort_by_key(|d| d.num_days_from_monday());
+            days.dedup();
+            let names: Vec<String> = days.iter().map(|d| format!("{d:?}")).collect();
+            self.fields.insert("weekdays".into(), names.join(","));
+        }
+        self
+    }
+}
+
+/// Dates written as `YYYY-MM-DD` (or `YYYY/MM/DD`) or `M/D/YYYY` anywhere in a text (at
+/// most 400). Month-first is assumed for slashed dates unless the first number is above 12.
+pub fn dates_in(text: &str) -> Vec<chrono::NaiveDate> {
+    let mut out = Vec::new();
+    for token in text.split(|c: char| !(c.is_ascii_digit() || c == '-' || c == '/')) {
+        if out.len() >= 400 {
+            break;
+        }
+        if token.len() < 8 || token.len() > 10 {
+            continue;
+        }
+        let parts: Vec<&str> = token.split(['-', '/']).collect();
+        if parts.len() != 3 {
+            continue;
+        }
+        let numbers: Vec<i32> = parts.iter().filter_map(|p| p.parse().ok()).collect();
+        if numbers.len() != 3 {
+            continue;
+        }
+        let date = if parts[0].len() == 4 {
+            chrono::NaiveDate::from_ymd_opt(numbers[0], numbers[1] as u32, numbers[2] as u32)
+        } else if parts[2].len() == 4 && token.contains('/') {
+            let (month, day) = if numbers[0] > 12 {
+                (numbers[1], numbers[0])
+            } else {
+                (numbers[0], numbers[1])
+            };
+            chrono::NaiveDate::from_ymd_opt(numbers[2], month as u32, day as u32)
+        } else {
+            None
+        };
+        if let Some(date) = date.filter(|d| (1970..=2100).contains(&chrono::Datelike::year(d))) {
+            out.push(date);
+        }
+    }
+    out
+}
+
+/// Dates that open a line (journal and log entries: "2025-08-16 (Sat) …",
+/// "## 2025-08-16", "- 8/16/2025: …").
+pub fn entry_dates(text: &str) -> Vec<chrono::NaiveDate> {
+    text.lines()
+        .filter_map(|line| {
+            let head: String = line
+                .trim_start_matches(|c: char| {
+                    c.is_whitespace() || matches!(c, '#' | '-' | '*' | '>' | '[')
+                })
+                .chars()
+                .take(10)
+                .collect();
+            dates_in(&head).into_iter().next()
+        })
+        .take(400)
+        .collect()
 }
 
 /// `FileMeta.extra` key of a damage report: the file was damaged but partly recovered.

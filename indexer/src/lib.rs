@@ -4,6 +4,7 @@
 
 pub mod embed;
 pub mod error;
+pub mod gold;
 pub mod manifest;
 pub mod pipeline;
 pub mod schema;

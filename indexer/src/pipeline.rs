@@ -43,6 +43,9 @@ pub struct IndexOptions {
     pub writer_memory: usize,
     /// Where the embedding model lives; `None` skips dense embeddings (lexical only).
     pub models_dir: Option<PathBuf>,
+    /// HippoCamp Gold folder: matched files are indexed from their Gold JSON
+    /// instead of being converted (see [`crate::gold`]).
+    pub gold_dir: Option<PathBuf>,
 }
 
 impl IndexOptions {
@@ -58,6 +61,7 @@ impl IndexOptions {
             file_timeout: Duration::from_secs(120),
             writer_memory: 100_000_000,
             models_dir: Some(crate::embed::default_models_dir()),
+            gold_dir: None,
         }
     }
 }
@@ -117,6 +121,9 @@ pub struct RunSummary {
     pub removed: u64,
     pub seconds: f64,
     pub embedding: EmbeddingSummary,
+    /// Gold import (`--gold`): matched / unmatched / invalid Gold files.
+    #[serde(default)]
+    pub gold: crate::gold::GoldSummary,
 }
 
 /// What the embedding phase did.
@@ -190,6 +197,13 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
         .map(|r| (r.path.clone(), r))
         .collect();
     let mut summary = RunSummary::default();
+    // Gold import: matched files take their units from Gold JSON.
+    let gold = match &options.gold_dir {
+        Some(dir) => crate::gold::load_gold(dir, &walked.files)
+            .map_err(|source| IndexError::io(dir, source))?,
+        None => crate::gold::GoldSet::default(),
+    };
+    summary.gold = gold.summary.clone();
     let mut seen: HashSet<String> = HashSet::new();
     let mut to_convert: Vec<&WalkedFile> = Vec::new();
     let mut issue_records = Vec::new();
@@ -199,7 +213,9 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
             Some(record)
                 if record.size == file.size
                     && record.mtime_ns == file.mtime_ns
-                    && record.converter_version == converters::CONVERTER_VERSION =>
+                    && record.converter_version == converters::CONVERTER_VERSION
+                    && record.extra.get(crate::gold::GOLD_HASH_KEY)
+                        == gold.hash_of(&file.rel_path) =>
             {
                 summary.unchanged += 1;
             }
@@ -259,7 +275,10 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                 .par_iter()
                 .map(|file| {
                     let previous = known.get(&file.rel_path);
-                    let converted = convert_file(file, previous, options.file_timeout);
+                    let converted = match gold.by_path.get(&file.rel_path) {
+                        Some(entry) => convert_gold(file, entry),
+                        None => convert_file(file, previous, options.file_timeout),
+                    };
                     progress.file_done(&file.rel_path);
                     converted
                 })
@@ -994,4 +1013,48 @@ fn flush_group(
         progress.file_embedded(&file.path);
     }
     Ok(())
+}
+
+// ---- Gold import -------------------------------------------------------------------
+
+/// Indexes a file from its Gold JSON instead of converting it (the file itself is only
+/// sniffed for its type).
+fn convert_gold(file: &WalkedFile, entry: &crate::gold::GoldEntry) -> Converted {
+    let mut head = Vec::with_capacity(converters::detect::SNIFF_LEN);
+    if let Ok(handle) = std::fs::File::open(&file.abs_path) {
+        let _ = handle
+            .take(converters::detect::SNIFF_LEN as u64)
+            .read_to_end(&mut head);
+    }
+    let file_type = converters::detect(&file.rel_path, &head);
+    let hash = crate::gold::record_hash(&entry.hash, file.size);
+    let mut record = base_record(
+        &file.rel_path,
+        None,
+        file.size,
+        file.mtime_ns,
+        file_type,
+        Some(hash),
+    );
+    let units = crate::gold::gold_units(&entry.file);
+    record.unit_count = units.len() as u32;
+    for unit in &units {
+        *record
+            .units_by_kind
+            .entry(unit.kind().as_str().to_string())
+            .or_default() += 1;
+    }
+    record.extra.insert(
+        crate::gold::GOLD_KEY.to_string(),
+        entry.path.to_string_lossy().to_string(),
+    );
+    record
+        .extra
+        .insert(crate::gold::GOLD_HASH_KEY.to_string(), entry.hash.clone());
+    Converted {
+        record,
+        units,
+        mtime: mtime_of(file.mtime_ns),
+        children: Vec::new(),
+    }
 }

@@ -45,9 +45,19 @@ pub fn status_of(error: SearchError) -> Status {
     }
 }
 
-fn params_of(request: pb::SearchRequest) -> SearchParams {
+fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
     let range = request.content_time.unwrap_or_default();
-    SearchParams {
+    let mut planner = crate::planner::PlannerSwitches::default();
+    for name in &request.disable_planner {
+        if !planner.disable(name) {
+            return Err(Status::invalid_argument(format!(
+                "unknown planner feature {name:?} (expected time, whose, folders or all)"
+            )));
+        }
+    }
+    Ok(SearchParams {
+        planner,
+        reference_time: request.reference_time,
         query: request.query,
         top_k: request.top_k as usize,
         units_per_file: request.units_per_file as usize,
@@ -70,7 +80,7 @@ fn params_of(request: pb::SearchRequest) -> SearchParams {
             },
         },
         explain: request.explain,
-    }
+    })
 }
 
 pub fn locator_of(locator: &converters::Locator) -> pb::Locator {
@@ -174,7 +184,7 @@ impl Dentate for DentateService {
         &self,
         request: Request<pb::SearchRequest>,
     ) -> Result<Response<pb::SearchResponse>, Status> {
-        let params = params_of(request.into_inner());
+        let params = params_of(request.into_inner())?;
         let outcome = self.blocking(move |e| e.search(params)).await?;
         Ok(Response::new(pb::SearchResponse {
             files: outcome.files.iter().map(file_hit_of).collect(),
@@ -188,7 +198,7 @@ impl Dentate for DentateService {
         &self,
         request: Request<pb::SearchRequest>,
     ) -> Result<Response<pb::RetrieveResponse>, Status> {
-        let params = params_of(request.into_inner());
+        let params = params_of(request.into_inner())?;
         let outcome = self.blocking(move |e| e.retrieve(params)).await?;
         Ok(Response::new(pb::RetrieveResponse {
             units: outcome.units.iter().map(|u| unit_hit_of(u, true)).collect(),

@@ -102,6 +102,10 @@ struct RetrieveBody {
     time_end: Option<i64>,
     /// `rrf` (default) or `weighted`.
     fusion: Option<String>,
+    /// Planner priors to switch off: "time", "whose", "folders", "all".
+    #[serde(default)]
+    disable_planner: Vec<String>,
+    reference_time: Option<i64>,
     rrf_k: Option<f32>,
     lexical_weight: Option<f32>,
 }
@@ -135,7 +139,17 @@ impl RetrieveBody {
     }
 
     fn params(&self, query: String) -> Result<SearchParams, HttpError> {
+        let mut planner = crate::planner::PlannerSwitches::default();
+        for name in &self.disable_planner {
+            if !planner.disable(name) {
+                return Err(bad_request(format!(
+                    "unknown planner feature {name:?} (expected time, whose, folders or all)"
+                )));
+            }
+        }
         Ok(SearchParams {
+            planner,
+            reference_time: self.reference_time,
             query,
             top_k: self.top_k.or(self.topk).unwrap_or(10) as usize,
             units_per_file: self.units_per_file.unwrap_or(3) as usize,

@@ -9,9 +9,11 @@ pub mod eval;
 pub mod fusion;
 pub mod grpc;
 pub mod http;
+pub mod planner;
 pub mod query;
 pub mod server;
 pub mod time;
+pub mod timeparse;
 
 pub use engine::Engine;
 pub use error::SearchError;

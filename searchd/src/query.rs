@@ -66,6 +66,11 @@ pub struct SearchParams {
     pub mode: Mode,
     /// How hybrid mode combines its rankings.
     pub fusion: crate::fusion::Fusion,
+    /// Planner priors (time, whose evidence, folder affinity); all on by default.
+    pub planner: crate::planner::PlannerSwitches,
+    /// Unix seconds that "last week", "in October" and the like are relative to
+    /// (default: the newest content time in the index).
+    pub reference_time: Option<i64>,
     pub explain: bool,
 }
 
@@ -82,6 +87,8 @@ impl Default for SearchParams {
             time_end: None,
             mode: Mode::Hybrid,
             fusion: crate::fusion::Fusion::default(),
+            planner: crate::planner::PlannerSwitches::default(),
+            reference_time: None,
             explain: false,
         }
     }

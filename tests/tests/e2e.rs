@@ -8,6 +8,7 @@ mod harness;
 
 mod broken;
 mod dense;
+mod gold;
 mod incremental;
 mod realworld;
 mod sample;

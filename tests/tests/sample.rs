@@ -641,6 +641,28 @@ fn search_filters_grouping_and_explain() {
             .iter()
             .all(|f| f.file.as_ref().unwrap().path.starts_with(&folder)));
 
+        // The planner reads time expressions (shown in explain) and can be switched off.
+        let mut request = search_request("joinery invoice in March 2024", 5);
+        request.explain = true;
+        let reply = client.search(request.clone()).await.unwrap().into_inner();
+        let notes = reply.explain.unwrap().notes;
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("time:") && n.contains("2024-03-01")),
+            "{notes:?}"
+        );
+        request.disable_planner = vec!["time".into()];
+        let reply = client.search(request.clone()).await.unwrap().into_inner();
+        assert!(reply
+            .explain
+            .unwrap()
+            .notes
+            .contains(&"time: off".to_string()));
+        request.disable_planner = vec!["astrology".into()];
+        let error = client.search(request).await.unwrap_err();
+        assert_eq!(error.code(), Code::InvalidArgument);
+
         // Bad requests are INVALID_ARGUMENT.
         let error = client
             .search(search_request("the of and", 10))

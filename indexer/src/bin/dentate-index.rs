@@ -1,4 +1,4 @@
-//! `dentate-index PROFILE_DIR --index INDEX_DIR [--json]`: index (or update the index
+//! `dentate-index PROFILE_DIR --index INDEX_DIR [--json] [--gold GOLD_DIR]`: index (or update the index
 //! of) a profile folder.
 
 use std::collections::BTreeMap;
@@ -42,6 +42,15 @@ struct Cli {
     /// Skip dense embeddings (lexical search only).
     #[arg(long)]
     no_embed: bool,
+    /// HippoCamp "Gold" folder: one parsed-text JSON per source file
+    /// (`{"file_info": {"file_path": …}, "summary": …, "segments": [{"content", "page" |
+    /// "start"/"end"}]}`), read recursively. A Gold file matched to a profile file (by
+    /// `file_path`, with or without the profile folder as first component, else by unique
+    /// file name) replaces that file's converted units with one unit per segment plus its
+    /// summary; editing a Gold file re-indexes its file on the next run. Unmatched and
+    /// invalid Gold files are reported in the summary, never fatal.
+    #[arg(long, value_name = "GOLD_DIR")]
+    gold: Option<PathBuf>,
 }
 
 struct Bar(ProgressBar);
@@ -102,6 +111,8 @@ fn main() -> anyhow::Result<()> {
         options.models_dir = Some(models.clone());
     }
 
+    options.gold_dir = cli.gold.clone();
+
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     if !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
@@ -156,6 +167,19 @@ fn print_summary(summary: &RunSummary) {
             embedding.message.as_deref().unwrap_or("no reason given"),
             embedding.coverage * 100.0
         ),
+    }
+    let gold = &summary.gold;
+    if gold.matched + gold.unmatched + gold.invalid > 0 {
+        println!(
+            "gold: {} matched, {} unmatched, {} invalid",
+            gold.matched, gold.unmatched, gold.invalid
+        );
+        if !gold.unmatched_files.is_empty() {
+            println!("  unmatched: {}", gold.unmatched_files.join(", "));
+        }
+        for warning in &gold.warnings {
+            println!("  warning: {warning}");
+        }
     }
     if !summary.units_by_kind.is_empty() {
         let kinds: Vec<String> = summary

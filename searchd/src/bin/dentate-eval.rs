@@ -60,6 +60,9 @@ struct Cli {
     /// Retrieval mode passed to the daemon (default: the server's default).
     #[arg(long, value_enum)]
     mode: Option<ModeArg>,
+    /// Planner priors to switch off for ablation (time, whose, folders, all); repeatable.
+    #[arg(long = "disable-planner")]
+    disable_planner: Vec<String>,
     /// Number of files retrieved per question.
     #[arg(long, default_value_t = 10)]
     k: usize,
@@ -171,6 +174,7 @@ impl Target {
                     top_k: cli.k as u32,
                     units_per_file: cli.units_per_file,
                     mode: cli.mode.map_or(SearchMode::Unspecified, ModeArg::grpc) as i32,
+                    disable_planner: cli.disable_planner.clone(),
                     ..Default::default()
                 };
                 let start = Instant::now();
@@ -187,6 +191,9 @@ impl Target {
                     "top_k": cli.k,
                     "units_per_file": cli.units_per_file,
                 });
+                if !cli.disable_planner.is_empty() {
+                    body["disable_planner"] = json!(cli.disable_planner);
+                }
                 if let Some(mode) = cli.mode {
                     body["mode"] = json!(mode.name());
                 }

@@ -1,0 +1,324 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class SearchMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEARCH_MODE_UNSPECIFIED: _ClassVar[SearchMode]
+    SEARCH_MODE_LEXICAL: _ClassVar[SearchMode]
+    SEARCH_MODE_HYBRID: _ClassVar[SearchMode]
+    SEARCH_MODE_DENSE: _ClassVar[SearchMode]
+
+class Fusion(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FUSION_UNSPECIFIED: _ClassVar[Fusion]
+    FUSION_RRF: _ClassVar[Fusion]
+    FUSION_WEIGHTED: _ClassVar[Fusion]
+SEARCH_MODE_UNSPECIFIED: SearchMode
+SEARCH_MODE_LEXICAL: SearchMode
+SEARCH_MODE_HYBRID: SearchMode
+SEARCH_MODE_DENSE: SearchMode
+FUSION_UNSPECIFIED: Fusion
+FUSION_RRF: Fusion
+FUSION_WEIGHTED: Fusion
+
+class TimeRange(_message.Message):
+    __slots__ = ("start", "end")
+    START_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    start: int
+    end: int
+    def __init__(self, start: _Optional[int] = ..., end: _Optional[int] = ...) -> None: ...
+
+class SearchRequest(_message.Message):
+    __slots__ = ("query", "top_k", "units_per_file", "path_prefixes", "modalities", "extensions", "content_time", "mode", "explain", "fusion", "rrf_k", "lexical_weight", "disable_planner", "reference_time")
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    TOP_K_FIELD_NUMBER: _ClassVar[int]
+    UNITS_PER_FILE_FIELD_NUMBER: _ClassVar[int]
+    PATH_PREFIXES_FIELD_NUMBER: _ClassVar[int]
+    MODALITIES_FIELD_NUMBER: _ClassVar[int]
+    EXTENSIONS_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    FUSION_FIELD_NUMBER: _ClassVar[int]
+    RRF_K_FIELD_NUMBER: _ClassVar[int]
+    LEXICAL_WEIGHT_FIELD_NUMBER: _ClassVar[int]
+    DISABLE_PLANNER_FIELD_NUMBER: _ClassVar[int]
+    REFERENCE_TIME_FIELD_NUMBER: _ClassVar[int]
+    query: str
+    top_k: int
+    units_per_file: int
+    path_prefixes: _containers.RepeatedScalarFieldContainer[str]
+    modalities: _containers.RepeatedScalarFieldContainer[str]
+    extensions: _containers.RepeatedScalarFieldContainer[str]
+    content_time: TimeRange
+    mode: SearchMode
+    explain: bool
+    fusion: Fusion
+    rrf_k: float
+    lexical_weight: float
+    disable_planner: _containers.RepeatedScalarFieldContainer[str]
+    reference_time: int
+    def __init__(self, query: _Optional[str] = ..., top_k: _Optional[int] = ..., units_per_file: _Optional[int] = ..., path_prefixes: _Optional[_Iterable[str]] = ..., modalities: _Optional[_Iterable[str]] = ..., extensions: _Optional[_Iterable[str]] = ..., content_time: _Optional[_Union[TimeRange, _Mapping]] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., explain: bool = ..., fusion: _Optional[_Union[Fusion, str]] = ..., rrf_k: _Optional[float] = ..., lexical_weight: _Optional[float] = ..., disable_planner: _Optional[_Iterable[str]] = ..., reference_time: _Optional[int] = ...) -> None: ...
+
+class Locator(_message.Message):
+    __slots__ = ("page", "page_label", "slide", "sheet", "row_start", "row_end", "line_start", "line_end", "char_start", "char_end", "t_start_ms", "t_end_ms", "part", "event_uid")
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_LABEL_FIELD_NUMBER: _ClassVar[int]
+    SLIDE_FIELD_NUMBER: _ClassVar[int]
+    SHEET_FIELD_NUMBER: _ClassVar[int]
+    ROW_START_FIELD_NUMBER: _ClassVar[int]
+    ROW_END_FIELD_NUMBER: _ClassVar[int]
+    LINE_START_FIELD_NUMBER: _ClassVar[int]
+    LINE_END_FIELD_NUMBER: _ClassVar[int]
+    CHAR_START_FIELD_NUMBER: _ClassVar[int]
+    CHAR_END_FIELD_NUMBER: _ClassVar[int]
+    T_START_MS_FIELD_NUMBER: _ClassVar[int]
+    T_END_MS_FIELD_NUMBER: _ClassVar[int]
+    PART_FIELD_NUMBER: _ClassVar[int]
+    EVENT_UID_FIELD_NUMBER: _ClassVar[int]
+    page: int
+    page_label: str
+    slide: int
+    sheet: str
+    row_start: int
+    row_end: int
+    line_start: int
+    line_end: int
+    char_start: int
+    char_end: int
+    t_start_ms: int
+    t_end_ms: int
+    part: str
+    event_uid: str
+    def __init__(self, page: _Optional[int] = ..., page_label: _Optional[str] = ..., slide: _Optional[int] = ..., sheet: _Optional[str] = ..., row_start: _Optional[int] = ..., row_end: _Optional[int] = ..., line_start: _Optional[int] = ..., line_end: _Optional[int] = ..., char_start: _Optional[int] = ..., char_end: _Optional[int] = ..., t_start_ms: _Optional[int] = ..., t_end_ms: _Optional[int] = ..., part: _Optional[str] = ..., event_uid: _Optional[str] = ...) -> None: ...
+
+class Explain(_message.Message):
+    __slots__ = ("signals", "notes")
+    class SignalsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: float
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    SIGNALS_FIELD_NUMBER: _ClassVar[int]
+    NOTES_FIELD_NUMBER: _ClassVar[int]
+    signals: _containers.ScalarMap[str, float]
+    notes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, signals: _Optional[_Mapping[str, float]] = ..., notes: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class UnitHit(_message.Message):
+    __slots__ = ("unit_id", "file_path", "kind", "locator", "score", "snippet", "text", "title", "content_time", "fields", "explain")
+    class FieldsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    UNIT_ID_FIELD_NUMBER: _ClassVar[int]
+    FILE_PATH_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LOCATOR_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    SNIPPET_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    unit_id: str
+    file_path: str
+    kind: str
+    locator: Locator
+    score: float
+    snippet: str
+    text: str
+    title: str
+    content_time: str
+    fields: _containers.ScalarMap[str, str]
+    explain: Explain
+    def __init__(self, unit_id: _Optional[str] = ..., file_path: _Optional[str] = ..., kind: _Optional[str] = ..., locator: _Optional[_Union[Locator, _Mapping]] = ..., score: _Optional[float] = ..., snippet: _Optional[str] = ..., text: _Optional[str] = ..., title: _Optional[str] = ..., content_time: _Optional[str] = ..., fields: _Optional[_Mapping[str, str]] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ...) -> None: ...
+
+class FileInfo(_message.Message):
+    __slots__ = ("file_id", "path", "name", "extension", "file_type", "modality", "size", "modified", "created", "title", "author", "unit_count", "status", "error", "parent_path", "extra")
+    class ExtraEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    FILE_ID_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    EXTENSION_FIELD_NUMBER: _ClassVar[int]
+    FILE_TYPE_FIELD_NUMBER: _ClassVar[int]
+    MODALITY_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    MODIFIED_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    UNIT_COUNT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    PARENT_PATH_FIELD_NUMBER: _ClassVar[int]
+    EXTRA_FIELD_NUMBER: _ClassVar[int]
+    file_id: str
+    path: str
+    name: str
+    extension: str
+    file_type: str
+    modality: str
+    size: int
+    modified: str
+    created: str
+    title: str
+    author: str
+    unit_count: int
+    status: str
+    error: str
+    parent_path: str
+    extra: _containers.ScalarMap[str, str]
+    def __init__(self, file_id: _Optional[str] = ..., path: _Optional[str] = ..., name: _Optional[str] = ..., extension: _Optional[str] = ..., file_type: _Optional[str] = ..., modality: _Optional[str] = ..., size: _Optional[int] = ..., modified: _Optional[str] = ..., created: _Optional[str] = ..., title: _Optional[str] = ..., author: _Optional[str] = ..., unit_count: _Optional[int] = ..., status: _Optional[str] = ..., error: _Optional[str] = ..., parent_path: _Optional[str] = ..., extra: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class FileHit(_message.Message):
+    __slots__ = ("file", "score", "units")
+    FILE_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    file: FileInfo
+    score: float
+    units: _containers.RepeatedCompositeFieldContainer[UnitHit]
+    def __init__(self, file: _Optional[_Union[FileInfo, _Mapping]] = ..., score: _Optional[float] = ..., units: _Optional[_Iterable[_Union[UnitHit, _Mapping]]] = ...) -> None: ...
+
+class SearchResponse(_message.Message):
+    __slots__ = ("files", "total_units", "took_ms", "explain")
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_UNITS_FIELD_NUMBER: _ClassVar[int]
+    TOOK_MS_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    files: _containers.RepeatedCompositeFieldContainer[FileHit]
+    total_units: int
+    took_ms: float
+    explain: Explain
+    def __init__(self, files: _Optional[_Iterable[_Union[FileHit, _Mapping]]] = ..., total_units: _Optional[int] = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ...) -> None: ...
+
+class RetrieveResponse(_message.Message):
+    __slots__ = ("units", "took_ms", "explain")
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    TOOK_MS_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    units: _containers.RepeatedCompositeFieldContainer[UnitHit]
+    took_ms: float
+    explain: Explain
+    def __init__(self, units: _Optional[_Iterable[_Union[UnitHit, _Mapping]]] = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ...) -> None: ...
+
+class ListFilesRequest(_message.Message):
+    __slots__ = ("pattern", "limit", "include_failed")
+    PATTERN_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_FAILED_FIELD_NUMBER: _ClassVar[int]
+    pattern: str
+    limit: int
+    include_failed: bool
+    def __init__(self, pattern: _Optional[str] = ..., limit: _Optional[int] = ..., include_failed: bool = ...) -> None: ...
+
+class ListFilesResponse(_message.Message):
+    __slots__ = ("files", "truncated")
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    files: _containers.RepeatedCompositeFieldContainer[FileInfo]
+    truncated: bool
+    def __init__(self, files: _Optional[_Iterable[_Union[FileInfo, _Mapping]]] = ..., truncated: bool = ...) -> None: ...
+
+class FileRequest(_message.Message):
+    __slots__ = ("path",)
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    path: str
+    def __init__(self, path: _Optional[str] = ...) -> None: ...
+
+class TextSegment(_message.Message):
+    __slots__ = ("unit_id", "kind", "locator", "title", "text", "content_time", "fields")
+    class FieldsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    UNIT_ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LOCATOR_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    unit_id: str
+    kind: str
+    locator: Locator
+    title: str
+    text: str
+    content_time: str
+    fields: _containers.ScalarMap[str, str]
+    def __init__(self, unit_id: _Optional[str] = ..., kind: _Optional[str] = ..., locator: _Optional[_Union[Locator, _Mapping]] = ..., title: _Optional[str] = ..., text: _Optional[str] = ..., content_time: _Optional[str] = ..., fields: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class GetTextResponse(_message.Message):
+    __slots__ = ("file", "segments")
+    FILE_FIELD_NUMBER: _ClassVar[int]
+    SEGMENTS_FIELD_NUMBER: _ClassVar[int]
+    file: FileInfo
+    segments: _containers.RepeatedCompositeFieldContainer[TextSegment]
+    def __init__(self, file: _Optional[_Union[FileInfo, _Mapping]] = ..., segments: _Optional[_Iterable[_Union[TextSegment, _Mapping]]] = ...) -> None: ...
+
+class StatsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class StatsResponse(_message.Message):
+    __slots__ = ("files_indexed", "files_failed", "files_skipped", "units", "units_by_kind", "files_by_modality", "profile_root", "index_dir", "last_commit", "embedding_coverage", "dense_status")
+    class UnitsByKindEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class FilesByModalityEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    FILES_INDEXED_FIELD_NUMBER: _ClassVar[int]
+    FILES_FAILED_FIELD_NUMBER: _ClassVar[int]
+    FILES_SKIPPED_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    UNITS_BY_KIND_FIELD_NUMBER: _ClassVar[int]
+    FILES_BY_MODALITY_FIELD_NUMBER: _ClassVar[int]
+    PROFILE_ROOT_FIELD_NUMBER: _ClassVar[int]
+    INDEX_DIR_FIELD_NUMBER: _ClassVar[int]
+    LAST_COMMIT_FIELD_NUMBER: _ClassVar[int]
+    EMBEDDING_COVERAGE_FIELD_NUMBER: _ClassVar[int]
+    DENSE_STATUS_FIELD_NUMBER: _ClassVar[int]
+    files_indexed: int
+    files_failed: int
+    files_skipped: int
+    units: int
+    units_by_kind: _containers.ScalarMap[str, int]
+    files_by_modality: _containers.ScalarMap[str, int]
+    profile_root: str
+    index_dir: str
+    last_commit: str
+    embedding_coverage: float
+    dense_status: str
+    def __init__(self, files_indexed: _Optional[int] = ..., files_failed: _Optional[int] = ..., files_skipped: _Optional[int] = ..., units: _Optional[int] = ..., units_by_kind: _Optional[_Mapping[str, int]] = ..., files_by_modality: _Optional[_Mapping[str, int]] = ..., profile_root: _Optional[str] = ..., index_dir: _Optional[str] = ..., last_commit: _Optional[str] = ..., embedding_coverage: _Optional[float] = ..., dense_status: _Optional[str] = ...) -> None: ...

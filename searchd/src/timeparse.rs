@@ -1,0 +1,573 @@
+//! Time expressions in queries, resolved against a reference date: absolute dates,
+//! months, years, seasons, ranges, relative periods ("last week"), weekdays and recurring
+//! patterns ("every Wednesday", "on Thursday mornings", "weekends"). Pure functions.
+
+use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, Weekday};
+use serde::Serialize;
+
+/// What a query says about time.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TimeIntent {
+    /// Half-open wall-clock range `[start, end)`.
+    pub range: Option<(NaiveDateTime, NaiveDateTime)>,
+    /// Weekdays, 0 = Monday.
+    pub weekdays: Vec<u32>,
+    /// Hours of day `[from, to)`, wrapping past midnight when `from > to`.
+    pub hours: Option<(u32, u32)>,
+    /// "every …", "usually", plural weekdays: a routine rather than one occasion.
+    pub recurring: bool,
+    /// The phrases that were understood, for `explain`.
+    pub phrases: Vec<String>,
+}
+
+impl TimeIntent {
+    pub fn is_empty(&self) -> bool {
+        self.range.is_none() && self.weekdays.is_empty() && self.hours.is_none()
+    }
+
+    /// Whether a wall-clock hour falls in `hours`.
+    pub fn hour_matches(&self, hour: u32) -> bool {
+        match self.hours {
+            None => false,
+            Some((from, to)) if from <= to => (from..to).contains(&hour),
+            Some((from, to)) => hour >= from || hour < to,
+        }
+    }
+}
+
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+const WEEKDAYS: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+/// A month name or its usual abbreviation ("may" is handled by the caller: it is a verb
+/// too).
+fn month_of(word: &str) -> Option<u32> {
+    let word = word.trim_end_matches('.');
+    const SHORT: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    MONTHS
+        .iter()
+        .position(|m| *m == word)
+        .or_else(|| SHORT.iter().position(|m| *m == word))
+        .or_else(|| (word == "sept").then_some(8))
+        .map(|i| i as u32 + 1)
+}
+
+/// A weekday name, plural or abbreviated ("sat" and "sun" are words too: not taken).
+fn weekday_of(word: &str) -> Option<(u32, bool)> {
+    if let Some(i) = WEEKDAYS.iter().position(|d| *d == word) {
+        return Some((i as u32, false));
+    }
+    if let Some(singular) = word.strip_suffix('s') {
+        if let Some(i) = WEEKDAYS.iter().position(|d| *d == singular) {
+            return Some((i as u32, true));
+        }
+    }
+    let short = [
+        ("mon", 0),
+        ("tue", 1),
+        ("tues", 1),
+        ("wed", 2),
+        ("thu", 3),
+        ("thur", 3),
+        ("thurs", 3),
+        ("fri", 4),
+    ];
+    short
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|(_, i)| (*i, false))
+}
+
+fn day_of(word: &str) -> Option<u32> {
+    let digits = word.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == ',');
+    let day: u32 = digits.parse().ok()?;
+    (1..=31).contains(&day).then_some(day)
+}
+
+fn year_of(word: &str) -> Option<i32> {
+    let word = word.trim_end_matches([',', '.', '?', ';']);
+    if word.len() != 4 {
+        return None;
+    }
+    let year: i32 = word.parse().ok()?;
+    (1970..=2100).contains(&year).then_some(year)
+}
+
+fn start_of(date: NaiveDate) -> NaiveDateTime {
+    date.and_hms_opt(0, 0, 0).unwrap_or_default()
+}
+
+fn month_range(year: i32, month: u32) -> Option<(NaiveDateTime, NaiveDateTime)> {
+    let start = NaiveDate::from_ymd_opt(year, month, 1)?;
+    let end = if month == 12 {
+        NaiveDate::from_ymd_opt(year + 1, 1, 1)?
+    } else {
+        NaiveDate::from_ymd_opt(year, month + 1, 1)?
+    };
+    Some((start_of(start), start_of(end)))
+}
+
+fn day_range(date: NaiveDate) -> (NaiveDateTime, NaiveDateTime) {
+    (start_of(date), start_of(date + Duration::days(1)))
+}
+
+/// A month without a year means the latest such month not after the reference.
+fn year_for_month(month: u32, reference: NaiveDate) -> i32 {
+    if month <= reference.month() {
+        reference.year()
+    } else {
+        reference.year() - 1
+    }
+}
+
+fn tokens(query: &str) -> Vec<String> {
+    query
+        .to_lowercase()
+        .split(|c: char| c.is_whitespace() || matches!(c, '?' | '!' | '(' | ')' | '"' | ';'))
+        .filter(|t| !t.is_empty())
+        .map(|t| t.trim_end_matches([',', '.', ':']).to_string())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+fn union(
+    a: Option<(NaiveDateTime, NaiveDateTime)>,
+    b: (NaiveDateTime, NaiveDateTime),
+) -> (NaiveDateTime, NaiveDateTime) {
+    match a {
+        None => b,
+        Some((s, e)) => (s.min(b.0), e.max(b.1)),
+    }
+}
+
+/// Parses the time expressions of a query relative to `reference` (the "now" of the
+/// profile).
+pub fn parse(query: &str, reference: NaiveDateTime) -> TimeIntent {
+    let words = tokens(query);
+    let today = reference.date();
+    let mut intent = TimeIntent::default();
+    let mut i = 0;
+    let set_range =
+        |intent: &mut TimeIntent, range: (NaiveDateTime, NaiveDateTime), phrase: String| {
+            intent.range = Some(union(intent.range, range));
+            intent.phrases.push(phrase);
+        };
+    while i < words.len() {
+        let word = words[i].as_str();
+        let next = words.get(i + 1).map(String::as_str).unwrap_or("");
+        let after = words.get(i + 2).map(String::as_str).unwrap_or("");
+
+        // ISO date 2025-10-16.
+        if let Ok(date) = NaiveDate::parse_from_str(word, "%Y-%m-%d") {
+            set_range(&mut intent, day_range(date), word.to_string());
+            i += 1;
+            continue;
+        }
+        // Relative periods.
+        let relative = match (word, next) {
+            ("today", _) => Some((day_range(today), 1)),
+            ("yesterday", _) => Some((day_range(today - Duration::days(1)), 1)),
+            ("last" | "past" | "previous", "week") => {
+                let monday =
+                    today - Duration::days(today.weekday().num_days_from_monday() as i64 + 7);
+                Some(((start_of(monday), start_of(monday + Duration::days(7))), 2))
+            }
+            ("this", "week") => {
+                let monday = today - Duration::days(today.weekday().num_days_from_monday() as i64);
+                Some(((start_of(monday), start_of(today + Duration::days(1))), 2))
+            }
+            ("last" | "past" | "previous", "month") => {
+                let (y, m) = if today.month() == 1 {
+                    (today.year() - 1, 12)
+                } else {
+                    (today.year(), today.month() - 1)
+                };
+                month_range(y, m).map(|r| (r, 2))
+            }
+            ("this", "month") => month_range(today.year(), today.month()).map(|r| (r, 2)),
+            ("last" | "past" | "previous", "year") => {
+                NaiveDate::from_ymd_opt(today.year() - 1, 1, 1)
+                    .zip(NaiveDate::from_ymd_opt(today.year(), 1, 1))
+                    .map(|(a, b)| ((start_of(a), start_of(b)), 2))
+            }
+            ("this", "year") => NaiveDate::from_ymd_opt(today.year(), 1, 1)
+                .map(|a| ((start_of(a), start_of(today + Duration::days(1))), 2)),
+            _ => None,
+        };
+        if let Some((range, used)) = relative {
+            set_range(&mut intent, range, words[i..i + used].join(" "));
+            i += used;
+            continue;
+        }
+        // "N days/weeks ago".
+        if let (Ok(n), true) = (word.parse::<i64>(), after == "ago") {
+            let days = match next.trim_end_matches('s') {
+                "day" => Some(n),
+                "week" => Some(n * 7),
+                "month" => Some(n * 30),
+                _ => None,
+            };
+            if let Some(days) = days.filter(|d| (0..=3650).contains(d)) {
+                let center = today - Duration::days(days);
+                let slack = (days / 7).clamp(1, 15);
+                set_range(
+                    &mut intent,
+                    (
+                        start_of(center - Duration::days(slack)),
+                        start_of(center + Duration::days(slack + 1)),
+                    ),
+                    format!("{word} {next} ago"),
+                );
+                i += 3;
+                continue;
+            }
+        }
+        // Seasons: "this fall", "summer 2024", "last winter".
+        let season = match word {
+            "spring" => Some((3, 6)),
+            "summer" => Some((6, 9)),
+            "fall" | "autumn" => Some((9, 12)),
+            "winter" => Some((12, 15)),
+            _ => None,
+        };
+        if let Some((from, to)) = season {
+            let previous = i
+                .checked_sub(1)
+                .and_then(|p| words.get(p))
+                .map(String::as_str)
+                .unwrap_or("");
+            let year = year_of(next).unwrap_or_else(|| {
+                let this_year = today.year();
+                let started = from <= today.month() as i32 || (from == 12 && today.month() <= 2);
+                if previous == "last" || !started {
+                    this_year - 1
+                } else {
+                    this_year
+                }
+            });
+            let start = NaiveDate::from_ymd_opt(year, from as u32, 1);
+            let end = if to > 12 {
+                NaiveDate::from_ymd_opt(year + 1, (to - 12) as u32, 1)
+            } else {
+                NaiveDate::from_ymd_opt(year, to as u32, 1)
+            };
+            if let (Some(start), Some(end)) = (start, end) {
+                set_range(
+                    &mut intent,
+                    (start_of(start), start_of(end)),
+                    format!(
+                        "{word}{}",
+                        if year_of(next).is_some() {
+                            format!(" {next}")
+                        } else {
+                            String::new()
+                        }
+                    ),
+                );
+            }
+            i += if year_of(next).is_some() { 2 } else { 1 };
+            continue;
+        }
+        // Month expressions: "October", "Oct 14", "October 14, 2025", "14 October 2025",
+        // "mid-April 2019", "early/late September".
+        let (qualifier, month_word) = match word.split_once('-') {
+            Some((q @ ("mid" | "early" | "late"), m)) => (Some(q), m),
+            _ => match (word, next) {
+                ("mid" | "early" | "late", n) if month_of(n).is_some() => (Some(word), ""),
+                _ => (None, word),
+            },
+        };
+        let (qualifier, month_word, consumed_qualifier) = if month_word.is_empty() {
+            (qualifier, next, 1)
+        } else {
+            (qualifier, month_word, 0)
+        };
+        let month = month_of(month_word).filter(|_| {
+            // "may" is a month only next to a day or a year, or after "in".
+            month_word != "may"
+                || day_of(
+                    words
+                        .get(i + consumed_qualifier + 1)
+                        .map(String::as_str)
+                        .unwrap_or(""),
+                )
+                .is_some()
+                || year_of(
+                    words
+                        .get(i + consumed_qualifier + 1)
+                        .map(String::as_str)
+                        .unwrap_or(""),
+                )
+                .is_some()
+                || i.checked_sub(1)
+                    .and_then(|p| words.get(p))
+                    .map(String::as_str)
+                    == Some("in")
+        });
+        if let Some(month) = month {
+            let j = i + consumed_qualifier + 1;
+            let w1 = words.get(j).map(String::as_str).unwrap_or("");
+            let w2 = words.get(j + 1).map(String::as_str).unwrap_or("");
+            // Day before the month: "14 October".
+            let day_before = i
+                .checked_sub(1)
+                .and_then(|p| words.get(p))
+                .and_then(|w| day_of(w));
+            let (day, year, used) = match (day_of(w1), year_of(w1), year_of(w2)) {
+                (Some(d), None, Some(y)) => (Some(d), Some(y), 2),
+                (Some(d), None, None) => (Some(d), None, 1),
+                (_, Some(y), _) => (day_before, Some(y), 1),
+                _ => (day_before, None, 0),
+            };
+            let year = year.unwrap_or_else(|| year_for_month(month, today));
+            // "between Sept 1 and 15": a second day after "and".
+            let and_day = (words.get(j + used).map(String::as_str) == Some("and"))
+                .then(|| words.get(j + used + 1).and_then(|w| day_of(w)))
+                .flatten();
+            let range = match (day, and_day) {
+                (Some(d1), Some(d2)) if d2 >= d1 => NaiveDate::from_ymd_opt(year, month, d1)
+                    .zip(NaiveDate::from_ymd_opt(year, month, d2))
+                    .map(|(a, b)| (start_of(a), start_of(b + Duration::days(1)))),
+                (Some(d), _) => NaiveDate::from_ymd_opt(year, month, d).map(day_range),
+                (None, _) => month_range(year, month).map(|(start, end)| match qualifier {
+                    Some("early") => (start, start + Duration::days(10)),
+                    Some("mid") => (start + Duration::days(9), start + Duration::days(21)),
+                    Some("late") => (start + Duration::days(20), end),
+                    _ => (start, end),
+                }),
+            };
+            if let Some(range) = range {
+                let last = (j + used + if and_day.is_some() { 2 } else { 0 }).min(words.len());
+                set_range(&mut intent, range, words[i..last].join(" "));
+                i = last;
+                continue;
+            }
+        }
+        // A bare year: "in 2019".
+        if let Some(year) = year_of(word) {
+            if matches!(
+                i.checked_sub(1)
+                    .and_then(|p| words.get(p))
+                    .map(String::as_str),
+                Some("in" | "during" | "of" | "since" | "from")
+            ) {
+                if let (Some(a), Some(b)) = (
+                    NaiveDate::from_ymd_opt(year, 1, 1),
+                    NaiveDate::from_ymd_opt(year + 1, 1, 1),
+                ) {
+                    set_range(
+                        &mut intent,
+                        (start_of(a), start_of(b)),
+                        format!("in {year}"),
+                    );
+                }
+            }
+            i += 1;
+            continue;
+        }
+        // Weekdays and routines.
+        if let Some((day, plural)) = weekday_of(word) {
+            if !intent.weekdays.contains(&day) {
+                intent.weekdays.push(day);
+            }
+            if plural {
+                intent.recurring = true;
+            }
+            intent.phrases.push(word.to_string());
+            i += 1;
+            continue;
+        }
+        match word {
+            "weekend" | "weekends" => {
+                for d in [5, 6] {
+                    if !intent.weekdays.contains(&d) {
+                        intent.weekdays.push(d);
+                    }
+                }
+                intent.recurring |= word.ends_with('s');
+                intent.phrases.push(word.to_string());
+            }
+            "weekday" | "weekdays" => {
+                for d in 0..5 {
+                    if !intent.weekdays.contains(&d) {
+                        intent.weekdays.push(d);
+                    }
+                }
+                intent.recurring |= word.ends_with('s');
+                intent.phrases.push(word.to_string());
+            }
+            "morning" | "mornings" => {
+                intent.hours = Some((5, 12));
+                intent.recurring |= word.ends_with('s');
+                intent.phrases.push(word.to_string());
+            }
+            "afternoon" | "afternoons" => {
+                intent.hours = Some((12, 17));
+                intent.recurring |= word.ends_with('s');
+                intent.phrases.push(word.to_string());
+            }
+            "evening" | "evenings" | "tonight" => {
+                intent.hours = Some((17, 23));
+                intent.recurring |= word.ends_with('s');
+                intent.phrases.push(word.to_string());
+            }
+            "night" | "nights" => {
+                intent.hours = Some((20, 5));
+                intent.recurring |= word.ends_with('s');
+                intent.phrases.push(word.to_string());
+            }
+            "every" | "usually" | "typically" | "routine" | "weekly" | "recurring"
+            | "regularly" => {
+                intent.recurring = true;
+                intent.phrases.push(word.to_string());
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    intent.weekdays.sort_unstable();
+    intent
+}
+
+/// Weekday index (0 = Monday) of a chrono weekday.
+pub fn weekday_index(day: Weekday) -> u32 {
+    day.num_days_from_monday()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reference() -> NaiveDateTime {
+        NaiveDate::from_ymd_opt(2025, 11, 15)
+            .unwrap()
+            .and_hms_opt(12, 0, 0)
+            .unwrap()
+    }
+
+    fn range(query: &str) -> Option<(String, String)> {
+        parse(query, reference())
+            .range
+            .map(|(a, b)| (a.date().to_string(), b.date().to_string()))
+    }
+
+    fn pair(a: &str, b: &str) -> Option<(String, String)> {
+        Some((a.to_string(), b.to_string()))
+    }
+
+    #[test]
+    fn months_with_and_without_years() {
+        assert_eq!(
+            range("what did I do in October 2025"),
+            pair("2025-10-01", "2025-11-01")
+        );
+        assert_eq!(
+            range("sleep per night in October?"),
+            pair("2025-10-01", "2025-11-01")
+        );
+        // A month after the reference month means last year's.
+        assert_eq!(
+            range("the December party"),
+            pair("2024-12-01", "2025-01-01")
+        );
+        assert_eq!(range("runs in Sept 2025"), pair("2025-09-01", "2025-10-01"));
+    }
+
+    #[test]
+    fn days_and_qualified_months() {
+        assert_eq!(
+            range("where did we meet on October 14"),
+            pair("2025-10-14", "2025-10-15")
+        );
+        assert_eq!(
+            range("on October 14, 2024"),
+            pair("2024-10-14", "2024-10-15")
+        );
+        assert_eq!(
+            range("on 14 October 2024"),
+            pair("2024-10-14", "2024-10-15")
+        );
+        assert_eq!(
+            range("photos in mid-April 2019"),
+            pair("2019-04-10", "2019-04-22")
+        );
+        assert_eq!(range("late September"), pair("2025-09-21", "2025-10-01"));
+        assert_eq!(range("on 2025-10-16"), pair("2025-10-16", "2025-10-17"));
+    }
+
+    #[test]
+    fn ranges_and_years() {
+        assert_eq!(
+            range("between Sept 1 and 15"),
+            pair("2025-09-01", "2025-09-16")
+        );
+        assert_eq!(range("trips in 2019"), pair("2019-01-01", "2020-01-01"));
+        // A number that is not introduced as a year is not a time filter.
+        assert_eq!(range("3M purchases of property 2018"), None);
+    }
+
+    #[test]
+    fn relative_periods_and_seasons() {
+        assert_eq!(
+            range("what did I do last week"),
+            pair("2025-11-03", "2025-11-10")
+        );
+        assert_eq!(range("yesterday"), pair("2025-11-14", "2025-11-15"));
+        assert_eq!(range("last month"), pair("2025-10-01", "2025-11-01"));
+        assert_eq!(
+            range("commitments this fall"),
+            pair("2025-09-01", "2025-12-01")
+        );
+        assert_eq!(range("summer 2024"), pair("2024-06-01", "2024-09-01"));
+        assert_eq!(range("2 weeks ago"), pair("2025-10-30", "2025-11-04"));
+    }
+
+    #[test]
+    fn weekdays_parts_of_day_and_routines() {
+        let intent = parse("what do I usually do on Wednesdays?", reference());
+        assert_eq!(intent.weekdays, vec![2]);
+        assert!(intent.recurring);
+        assert!(intent.range.is_none());
+        let intent = parse("every Thursday morning", reference());
+        assert_eq!(intent.weekdays, vec![3]);
+        assert_eq!(intent.hours, Some((5, 12)));
+        assert!(intent.recurring);
+        assert!(intent.hour_matches(9) && !intent.hour_matches(13));
+        let intent = parse("weekends", reference());
+        assert_eq!(intent.weekdays, vec![5, 6]);
+        let intent = parse("weekday evenings", reference());
+        assert_eq!(intent.weekdays, vec![0, 1, 2, 3, 4]);
+        let night = parse("late nights", reference());
+        assert!(night.hour_matches(23) && night.hour_matches(2) && !night.hour_matches(12));
+    }
+
+    #[test]
+    fn plain_queries_have_no_time() {
+        assert!(parse("hydration of my sourdough loaf", reference()).is_empty());
+        assert!(parse("may I see the invoice", reference()).range.is_none());
+        assert_eq!(range("in May"), pair("2025-05-01", "2025-06-01"));
+        assert!(parse("marathon chip time", reference()).is_empty());
+    }
+}
