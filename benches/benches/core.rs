@@ -166,7 +166,8 @@ fn bench_indexing() {
 
     let index_dir = tempfile::tempdir().unwrap();
     let mut options = IndexOptions::new(profile.path(), index_dir.path().join("index"));
-    options.models_dir = None; // lexical throughput; embeddings are measured below
+    options.embed = false; // lexical throughput; embeddings are measured below
+    options.ocr = false;
     let started = Instant::now();
     let summary = indexer::run(&options, &NoProgress).unwrap();
     let full = started.elapsed().as_secs_f64();
@@ -398,7 +399,7 @@ fn bench_dense() {
     }
     let index_dir = tempfile::tempdir().unwrap();
     let mut options = IndexOptions::new(profile.path(), index_dir.path().join("index"));
-    options.models_dir = Some(models.clone());
+    options.models_dir = models.clone();
     reset_peak_rss();
     let summary = indexer::run(&options, &NoProgress).unwrap();
     let indexer_rss = peak_rss_mib();

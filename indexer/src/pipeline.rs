@@ -41,11 +41,16 @@ pub struct IndexOptions {
     pub file_timeout: Duration,
     /// Memory budget of the tantivy writer.
     pub writer_memory: usize,
-    /// Where the embedding model lives; `None` skips dense embeddings (lexical only).
-    pub models_dir: Option<PathBuf>,
+    /// The models folder filled by `scripts/fetch-models`.
+    pub models_dir: PathBuf,
+    /// Compute dense embeddings (off: lexical only).
+    pub embed: bool,
     /// HippoCamp Gold folder: matched files are indexed from their Gold JSON
     /// instead of being converted (see [`crate::gold`]).
     pub gold_dir: Option<PathBuf>,
+    /// OCR of images (PP-OCRv5) with the models of `models_dir`; skipped with a note if
+    /// they are missing.
+    pub ocr: bool,
 }
 
 impl IndexOptions {
@@ -60,8 +65,10 @@ impl IndexOptions {
             commit_interval: Duration::from_secs(10),
             file_timeout: Duration::from_secs(120),
             writer_memory: 100_000_000,
-            models_dir: Some(crate::embed::default_models_dir()),
+            models_dir: crate::embed::default_models_dir(),
+            embed: true,
             gold_dir: None,
+            ocr: true,
         }
     }
 }
@@ -124,6 +131,9 @@ pub struct RunSummary {
     /// Gold import (`--gold`): matched / unmatched / invalid Gold files.
     #[serde(default)]
     pub gold: crate::gold::GoldSummary,
+    /// OCR of images in this run.
+    #[serde(default)]
+    pub ocr: OcrSummary,
 }
 
 /// What the embedding phase did.
@@ -204,6 +214,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
         None => crate::gold::GoldSet::default(),
     };
     summary.gold = gold.summary.clone();
+    let ocr = Ocr::new(options);
     let mut seen: HashSet<String> = HashSet::new();
     let mut to_convert: Vec<&WalkedFile> = Vec::new();
     let mut issue_records = Vec::new();
@@ -215,7 +226,8 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                     && record.mtime_ns == file.mtime_ns
                     && record.converter_version == converters::CONVERTER_VERSION
                     && record.extra.get(crate::gold::GOLD_HASH_KEY)
-                        == gold.hash_of(&file.rel_path) =>
+                        == gold.hash_of(&file.rel_path)
+                    && !ocr_missing(ocr.as_ref(), record) =>
             {
                 summary.unchanged += 1;
             }
@@ -277,7 +289,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                     let previous = known.get(&file.rel_path);
                     let converted = match gold.by_path.get(&file.rel_path) {
                         Some(entry) => convert_gold(file, entry),
-                        None => convert_file(file, previous, options.file_timeout),
+                        None => convert_file(file, previous, options.file_timeout, ocr.as_ref()),
                     };
                     progress.file_done(&file.rel_path);
                     converted
@@ -329,7 +341,8 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     manifest.set_info("last_commit", &Utc::now().to_rfc3339())?;
 
     // 4. Dense vectors catch up behind the lexical index (resumable per file).
-    summary.embedding = match &options.models_dir {
+    let models_dir = options.embed.then_some(&options.models_dir);
+    summary.embedding = match models_dir {
         None => EmbeddingSummary {
             status: "skipped".to_string(),
             message: Some("disabled (--no-embed)".to_string()),
@@ -402,6 +415,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
             })
         })
         .collect();
+    summary.ocr = Ocr::summary(ocr.as_ref());
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
 }
@@ -557,7 +571,12 @@ fn mtime_of(mtime_ns: i64) -> DateTime<FixedOffset> {
     utc.with_timezone(&Local).fixed_offset()
 }
 
-fn convert_file(file: &WalkedFile, previous: Option<&FileRecord>, timeout: Duration) -> Converted {
+fn convert_file(
+    file: &WalkedFile,
+    previous: Option<&FileRecord>,
+    timeout: Duration,
+    ocr: Option<&Ocr>,
+) -> Converted {
     let mtime = mtime_of(file.mtime_ns);
     let (file_type, bytes) = match read_file(file) {
         Ok(read) => read,
@@ -586,6 +605,7 @@ fn convert_file(file: &WalkedFile, previous: Option<&FileRecord>, timeout: Durat
             && previous.converter_version == converters::CONVERTER_VERSION
             && previous.status == FileStatus::Indexed
             && previous.unit_count > 0
+            && !ocr_missing(ocr, previous)
         {
             let mut record = previous.clone();
             record.mtime_ns = file.mtime_ns;
@@ -607,6 +627,7 @@ fn convert_file(file: &WalkedFile, previous: Option<&FileRecord>, timeout: Durat
         Some(hash),
         timeout,
         0,
+        ocr,
     )
 }
 
@@ -670,9 +691,14 @@ fn convert_bytes(
     hash: Option<String>,
     timeout: Duration,
     depth: usize,
+    ocr: Option<&Ocr>,
 ) -> Converted {
     let mtime = mtime_of(mtime_ns);
     let mut record = base_record(path, parent, size, mtime_ns, file_type, hash);
+    let ocr_input = match ocr {
+        Some(ocr) if file_type == FileType::Image => Some((ocr, bytes.clone())),
+        _ => None,
+    };
     let conversion = match convert_with_timeout(path, file_type, bytes, size, timeout) {
         Ok(conversion) => conversion,
         Err(error) => {
@@ -687,7 +713,7 @@ fn convert_bytes(
         }
     };
     let Conversion {
-        units,
+        mut units,
         meta,
         children,
     } = conversion;
@@ -707,8 +733,11 @@ fn convert_bytes(
             .extra
             .insert("page_count".to_string(), pages.to_string());
     }
+    if let Some((ocr, bytes)) = ocr_input {
+        ocr.apply(path, &bytes, &mut record, &mut units);
+    }
     let children = if depth < MAX_ATTACHMENT_DEPTH {
-        convert_children(path, children, mtime_ns, timeout, depth)
+        convert_children(path, children, mtime_ns, timeout, depth, ocr)
     } else {
         Vec::new()
     };
@@ -726,6 +755,7 @@ fn convert_children(
     mtime_ns: i64,
     timeout: Duration,
     depth: usize,
+    ocr: Option<&Ocr>,
 ) -> Vec<Converted> {
     let mut used = HashSet::new();
     children
@@ -756,6 +786,7 @@ fn convert_children(
                 hash,
                 timeout,
                 depth + 1,
+                ocr,
             )
         })
         .collect()
@@ -1057,4 +1088,177 @@ fn convert_gold(file: &WalkedFile, entry: &crate::gold::GoldEntry) -> Converted 
         mtime: mtime_of(file.mtime_ns),
         children: Vec::new(),
     }
+}
+
+// ---- OCR of images ------------------------------------------------------------------
+
+/// Key in `FileRecord.extra` of images that went through OCR; its value names the models,
+/// so images indexed without OCR (or with other models) are redone by an OCR-enabled run.
+pub const OCR_KEY: &str = "ocr";
+/// Value of [`OCR_KEY`].
+pub const OCR_MARKER: &str = "ppocrv5-mobile";
+/// Images larger than this (per side, pixels) are not decoded for OCR.
+const OCR_MAX_IMAGE_SIDE: u32 = 20_000;
+/// Memory the image decoder may allocate for OCR.
+const OCR_MAX_DECODE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// What OCR did in a run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct OcrSummary {
+    /// `done`, `unused` (no image to read), `disabled`, `skipped` (models missing) or
+    /// `failed` (the models did not load).
+    pub status: String,
+    /// Why OCR was skipped or failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Images run through OCR in this run.
+    pub images: u64,
+    /// Text lines recognised.
+    pub lines: u64,
+    /// Time spent decoding and recognising images (summed over workers).
+    pub seconds: f64,
+}
+
+/// The run's OCR engine: loaded on the first image, shared by the workers.
+struct Ocr {
+    models_dir: PathBuf,
+    threads: usize,
+    /// The model files are present (images without the marker are redone).
+    available: bool,
+    engine: std::sync::OnceLock<Result<std::sync::Mutex<crate::ocr::OcrEngine>, String>>,
+    stats: std::sync::Mutex<OcrSummary>,
+}
+
+impl Ocr {
+    fn new(options: &IndexOptions) -> Option<Ocr> {
+        if !options.ocr {
+            return None;
+        }
+        let models_dir = options.models_dir.clone();
+        let available = models_dir.join("ocr").join("ppocrv5_det.onnx").exists()
+            && models_dir.join("ocr").join("ppocrv5_rec.onnx").exists();
+        Some(Ocr {
+            models_dir,
+            threads: options.threads.max(1),
+            available,
+            engine: std::sync::OnceLock::new(),
+            stats: std::sync::Mutex::new(OcrSummary::default()),
+        })
+    }
+
+    /// Reads the text of an image and appends it to the image's unit.
+    fn apply(&self, path: &str, bytes: &[u8], record: &mut FileRecord, units: &mut [Unit]) {
+        if !self.available {
+            return;
+        }
+        if units.is_empty() {
+            // Nothing to attach text to; do not come back for it.
+            record
+                .extra
+                .insert(OCR_KEY.to_string(), OCR_MARKER.to_string());
+            return;
+        }
+        let engine = self.engine.get_or_init(|| {
+            crate::ocr::OcrEngine::load(&self.models_dir, self.threads)
+                .map(std::sync::Mutex::new)
+                .map_err(|error| {
+                    tracing::warn!(error = %error, "OCR disabled for this run");
+                    error.to_string()
+                })
+        });
+        let Ok(engine) = engine else { return };
+        let started = Instant::now();
+        record
+            .extra
+            .insert(OCR_KEY.to_string(), OCR_MARKER.to_string());
+        let lines = match decode_for_ocr(bytes) {
+            Some(image) => {
+                let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    engine.recognize(&image)
+                }));
+                match result {
+                    Ok(Ok(lines)) => lines,
+                    Ok(Err(error)) => {
+                        tracing::warn!(path, error = %error, "OCR failed");
+                        Vec::new()
+                    }
+                    Err(_) => {
+                        tracing::warn!(path, "OCR panicked");
+                        Vec::new()
+                    }
+                }
+            }
+            None => Vec::new(),
+        };
+        {
+            let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
+            stats.images += 1;
+            stats.lines += lines.len() as u64;
+            stats.seconds += started.elapsed().as_secs_f64();
+        }
+        if lines.is_empty() {
+            return;
+        }
+        let text = lines
+            .iter()
+            .map(|line| line.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let at = units
+            .iter()
+            .position(|u| u.kind() == converters::unit::UnitKind::Image)
+            .unwrap_or(0);
+        let unit = &mut units[at];
+        unit.text.push_str("\nText in image:\n");
+        unit.text.push_str(&text);
+        unit.fields.insert(OCR_KEY.to_string(), text);
+    }
+
+    fn summary(ocr: Option<&Ocr>) -> OcrSummary {
+        let Some(ocr) = ocr else {
+            return OcrSummary {
+                status: "disabled".to_string(),
+                ..OcrSummary::default()
+            };
+        };
+        let mut summary = ocr.stats.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        match ocr.engine.get() {
+            _ if !ocr.available => {
+                summary.status = "skipped".to_string();
+                summary.message = Some(format!(
+                    "OCR models missing in {}; run scripts/fetch-models",
+                    ocr.models_dir.join("ocr").display()
+                ));
+            }
+            None => summary.status = "unused".to_string(),
+            Some(Ok(_)) => summary.status = "done".to_string(),
+            Some(Err(error)) => {
+                summary.status = "failed".to_string();
+                summary.message = Some(error.clone());
+            }
+        }
+        summary
+    }
+}
+
+/// An indexed image that an OCR-enabled run has not read yet.
+fn ocr_missing(ocr: Option<&Ocr>, record: &FileRecord) -> bool {
+    ocr.is_some_and(|ocr| ocr.available)
+        && record.status == FileStatus::Indexed
+        && record.file_type == FileType::Image.as_str()
+        && record.extra.get(OCR_KEY).map(String::as_str) != Some(OCR_MARKER)
+}
+
+/// Decodes an image for OCR with size and memory limits; `None` if it cannot be decoded.
+fn decode_for_ocr(bytes: &[u8]) -> Option<image::DynamicImage> {
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .ok()?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(OCR_MAX_IMAGE_SIDE);
+    limits.max_image_height = Some(OCR_MAX_IMAGE_SIDE);
+    limits.max_alloc = Some(OCR_MAX_DECODE_BYTES);
+    reader.limits(limits);
+    reader.decode().ok()
 }

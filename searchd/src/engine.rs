@@ -19,8 +19,16 @@ use tantivy::{DocAddress, DocSet, Order, Searcher, TantivyDocument, Term};
 use crate::dense::{Dense, VectorFilter};
 use crate::error::SearchError;
 use crate::fusion::Signals;
-use crate::planner::{factors, folder_of, is_first_person, Factors, UnitFacts, DOWNLOADED_FACTOR};
-use crate::query::{filter_query, full_query, lexical_query, LexicalQuery, Mode, SearchParams};
+use crate::planner::{
+    factors, folder_of, is_first_person, people_in, Factors, UnitFacts, DOWNLOADED_FACTOR,
+    PEOPLE_BOOST,
+};
+use crate::query::{
+    filter_query, full_query, lexical_query, people_query, LexicalQuery, Mode, SearchParams,
+};
+use crate::timeline::{
+    group, local_time, TimelineOutcome, TimelineParams, TimelineUnit, MAX_TIMELINE_UNITS,
+};
 
 /// One ranked unit.
 #[derive(Debug, Clone, Serialize)]
@@ -31,6 +39,8 @@ pub struct UnitHit {
     pub snippet: String,
     /// Per-signal scores (only with `explain`).
     pub signals: BTreeMap<String, f64>,
+    /// A neighbour of a hit (`context`), not a match itself.
+    pub is_context: bool,
 }
 
 /// One ranked file with its best units.
@@ -190,7 +200,7 @@ impl Engine {
         let fields = &self.handle.fields;
         let mut notes = Vec::new();
         let mode = self.effective_mode(params, &mut notes)?;
-        let lexical = lexical_query(fields, &params.query);
+        let mut lexical = lexical_query(fields, &params.query);
         let has_text = !params.query.trim().is_empty();
         if lexical.is_none() && !params.has_filters() && !(mode == Mode::Dense && has_text) {
             return Err(SearchError::invalid(
@@ -200,6 +210,18 @@ impl Engine {
         notes.push(format!("mode: {}", mode.as_str()));
         if let Some(lexical) = &lexical {
             notes.push(format!("terms: {}", lexical.terms.join(" ")));
+        }
+        if !params.planner.people {
+            notes.push("people: off".to_string());
+        } else if let Some(lexical) = lexical.as_mut() {
+            let names = people_in(&params.query);
+            if let Some((query, terms)) = people_query(fields, &names, PEOPLE_BOOST) {
+                lexical.add_signal("people.meta", query);
+                notes.push(format!(
+                    "people: {names:?} → meta (participants, attendees) terms [{}] ×{PEOPLE_BOOST}",
+                    terms.join(" ")
+                ));
+            }
         }
         let searcher = self.handle.reader.searcher();
         let filter = filter_query(fields, params);
@@ -305,10 +327,10 @@ impl Engine {
     fn reference_time(
         &self,
         searcher: &Searcher,
-        params: &SearchParams,
+        reference_time: Option<i64>,
     ) -> Result<chrono::NaiveDateTime, SearchError> {
         let now = chrono::Utc::now().timestamp();
-        let seconds = match params.reference_time {
+        let seconds = match reference_time {
             Some(t) => t,
             None => {
                 let newest = searcher.search(
@@ -335,7 +357,7 @@ impl Engine {
         let switches = params.planner;
         let intent =
             if switches.time {
-                let reference = self.reference_time(searcher, params)?;
+                let reference = self.reference_time(searcher, params.reference_time)?;
                 let intent = crate::timeparse::parse(&params.query, reference);
                 if !intent.is_empty() || intent.recurring {
                     notes.push(format!(
@@ -504,6 +526,7 @@ impl Engine {
             score,
             snippet,
             signals,
+            is_context: false,
         })
     }
 
@@ -576,6 +599,14 @@ impl Engine {
                     params.explain,
                 )?);
             }
+            if params.context > 0 {
+                let ordinals: Vec<u64> = units.iter().map(|u| u.unit.ordinal).collect();
+                let exclude: HashSet<String> =
+                    units.iter().map(|u| u.unit.unit_id.clone()).collect();
+                let neighbours =
+                    self.neighbours(&searcher, &file_id, &ordinals, params.context, &exclude)?;
+                units.extend(neighbours);
+            }
             files.push(FileHit { file, score, units });
         }
         Ok(SearchOutcome {
@@ -627,7 +658,7 @@ impl Engine {
             ..
         } = self.rank_units(&params, params.top_k)?;
         let snippets = self.snippet_generator(&searcher, lexical.as_ref());
-        let units = hits
+        let hits = hits
             .into_iter()
             .map(|hit| {
                 self.unit_hit(
@@ -639,10 +670,255 @@ impl Engine {
                 )
             })
             .collect::<Result<Vec<_>, _>>()?;
+        // Each hit followed by its neighbours (once each; hits are never repeated).
+        let mut seen: HashSet<String> = hits.iter().map(|u| u.unit.unit_id.clone()).collect();
+        let mut units = Vec::with_capacity(hits.len() * (1 + 2 * params.context));
+        for hit in hits {
+            let neighbours = if params.context > 0 {
+                self.neighbours(
+                    &searcher,
+                    &hit.unit.file_id,
+                    &[hit.unit.ordinal],
+                    params.context,
+                    &seen,
+                )?
+            } else {
+                Vec::new()
+            };
+            units.push(hit);
+            for neighbour in neighbours {
+                seen.insert(neighbour.unit.unit_id.clone());
+                units.push(neighbour);
+            }
+        }
         Ok(RetrieveOutcome {
             units,
             took_ms: started.elapsed().as_secs_f64() * 1000.0,
             notes: if params.explain { notes } else { Vec::new() },
+        })
+    }
+
+    /// The units within `context` ordinals of any of `ordinals` in one file, except those
+    /// in `exclude`, in ordinal order, flagged as context.
+    fn neighbours(
+        &self,
+        searcher: &Searcher,
+        file_id: &str,
+        ordinals: &[u64],
+        context: usize,
+        exclude: &HashSet<String>,
+    ) -> Result<Vec<UnitHit>, SearchError> {
+        let mut wanted: Vec<u64> = ordinals
+            .iter()
+            .flat_map(|&o| {
+                let context = context as u64;
+                o.saturating_sub(context)..=o.saturating_add(context)
+            })
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut out = Vec::new();
+        for ordinal in wanted {
+            let unit_id = format!("{file_id}:{ordinal}");
+            if exclude.contains(&unit_id) {
+                continue;
+            }
+            let term = TermQuery::new(
+                Term::from_field_text(self.handle.fields.unit_id, &unit_id),
+                IndexRecordOption::Basic,
+            );
+            let Some((_, address)) = searcher
+                .search(&term, &TopDocs::with_limit(1).order_by_score())?
+                .into_iter()
+                .next()
+            else {
+                continue; // before the first or after the last unit
+            };
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let unit = StoredUnit::from_doc(&self.handle.fields, &doc);
+            out.push(UnitHit {
+                snippet: html_escape(&truncate_chars(&unit.text, SNIPPET_CHARS)),
+                unit,
+                score: 0.0,
+                signals: BTreeMap::new(),
+                is_context: true,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Files and units in a time range, grouped by local day, folder and file.
+    pub fn timeline(&self, params: TimelineParams) -> Result<TimelineOutcome, SearchError> {
+        use std::ops::Bound;
+        use tantivy::query::{BooleanQuery, Occur, RangeQuery};
+        /// Slack around a wall-clock range: the widest UTC offsets.
+        const ZONE_SLACK: i64 = 14 * 3600;
+        let started = Instant::now();
+        let fields = &self.handle.fields;
+        let searcher = self.handle.reader.searcher();
+        let mut notes = Vec::new();
+        let when = params
+            .when
+            .as_deref()
+            .map(str::trim)
+            .filter(|w| !w.is_empty());
+        let has_bounds = params.start.is_some() || params.end.is_some();
+        let (wall, lower, upper, range_text) = match (when, has_bounds) {
+            (Some(_), true) => {
+                return Err(SearchError::invalid(
+                    "give either start/end or when, not both",
+                ))
+            }
+            (None, false) => {
+                return Err(SearchError::invalid(
+                    "give a time range: start and end (Unix seconds) or when (e.g. \"last week\")",
+                ))
+            }
+            (Some(when), false) => {
+                let reference = self.reference_time(&searcher, params.reference_time)?;
+                let intent = crate::timeparse::parse(when, reference);
+                let Some((a, b)) = intent.range else {
+                    return Err(SearchError::invalid(format!(
+                        "no date range understood in {when:?} (try \"last week\", \"the week of 6 October\", \"March 2024\")"
+                    )));
+                };
+                notes.push(format!(
+                    "when: {:?} (reference {}) → {a}..{b} (local wall clock)",
+                    intent.phrases,
+                    reference.date()
+                ));
+                (
+                    Some((a, b)),
+                    Bound::Included(a.and_utc().timestamp() - ZONE_SLACK),
+                    Bound::Excluded(b.and_utc().timestamp() + ZONE_SLACK),
+                    format!("{a}..{b}"),
+                )
+            }
+            (None, true) => {
+                if let (Some(a), Some(b)) = (params.start, params.end) {
+                    if a >= b {
+                        return Err(SearchError::invalid("time range is empty (start >= end)"));
+                    }
+                }
+                let text = |t: Option<i64>| {
+                    t.and_then(|t| chrono::DateTime::from_timestamp(t, 0))
+                        .map(|t| t.to_rfc3339())
+                        .unwrap_or_default()
+                };
+                (
+                    None,
+                    params.start.map_or(Bound::Unbounded, Bound::Included),
+                    params.end.map_or(Bound::Unbounded, Bound::Excluded),
+                    format!("{}..{}", text(params.start), text(params.end)),
+                )
+            }
+        };
+        let range: Box<dyn Query> = Box::new(RangeQuery::new(
+            lower.map(|t| Term::from_field_i64(fields.content_time, t)),
+            upper.map(|t| Term::from_field_i64(fields.content_time, t)),
+        ));
+        let lexical = if params.query.trim().is_empty() {
+            None
+        } else {
+            let lexical = lexical_query(fields, &params.query).ok_or_else(|| {
+                SearchError::invalid(
+                    "query has no searchable terms (only stop words or punctuation)",
+                )
+            })?;
+            notes.push(format!("terms: {}", lexical.terms.join(" ")));
+            Some(lexical)
+        };
+        let query: Box<dyn Query> = match &lexical {
+            Some(lexical) => Box::new(BooleanQuery::new(vec![
+                (Occur::Must, lexical.combined.box_clone()),
+                (Occur::Must, range),
+            ])),
+            None => range,
+        };
+        let max = match params.max_units {
+            0 => MAX_TIMELINE_UNITS,
+            n => n.min(MAX_TIMELINE_UNITS),
+        };
+        let (hits, count) = searcher.search(
+            &query,
+            &(
+                TopDocs::with_limit(max).order_by_fast_field::<i64>("content_time", Order::Asc),
+                Count,
+            ),
+        )?;
+        let scanned = hits.len() as u64;
+        let truncated = count > hits.len();
+        if truncated {
+            notes.push(format!(
+                "truncated: {count} units in the window, the earliest {scanned} scanned"
+            ));
+        }
+        let mut titles: HashMap<String, String> = HashMap::new();
+        let mut units = Vec::new();
+        for (_, address) in hits {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let unit = StoredUnit::from_doc(fields, &doc);
+            let local = local_time(&unit.content_time_text, unit.content_time);
+            if let Some((a, b)) = wall {
+                if !(a..b).contains(&local) {
+                    continue;
+                }
+            }
+            let title = match titles.get(&unit.file_id) {
+                Some(title) => title.clone(),
+                None => {
+                    let record = self.with_manifest(|m| m.get_by_file_id(&unit.file_id))?;
+                    let title = record
+                        .and_then(|r| r.title.clone().filter(|t| !t.is_empty()))
+                        .or_else(|| (!unit.title.is_empty()).then(|| unit.title.clone()))
+                        .unwrap_or_else(|| {
+                            unit.path
+                                .rsplit(['/', '#'])
+                                .next()
+                                .unwrap_or(&unit.path)
+                                .to_string()
+                        });
+                    titles.insert(unit.file_id.clone(), title.clone());
+                    title
+                }
+            };
+            units.push(TimelineUnit {
+                unit_id: unit.unit_id,
+                path: unit.path,
+                title,
+                kind: unit.kind,
+                ordinal: unit.ordinal,
+                locator: unit.locator,
+                content_time: unit.content_time_text,
+                local,
+                snippet: String::new(),
+                text: unit.text,
+            });
+        }
+        let matched = units.len() as u64;
+        let mut days = group(units);
+        let snippets = self.snippet_generator(&searcher, lexical.as_ref());
+        for file in days
+            .iter_mut()
+            .flat_map(|d| d.folders.iter_mut())
+            .flat_map(|f| f.files.iter_mut())
+        {
+            let first = &mut file.first;
+            first.snippet = snippets
+                .as_ref()
+                .map(|g| g.snippet(&first.text))
+                .filter(|s| !s.is_empty())
+                .map(|s| s.to_html())
+                .unwrap_or_else(|| html_escape(&truncate_chars(&first.text, SNIPPET_CHARS)));
+        }
+        Ok(TimelineOutcome {
+            days,
+            range: range_text,
+            units_scanned: scanned,
+            units_matched: matched,
+            truncated,
+            took_ms: started.elapsed().as_secs_f64() * 1000.0,
+            notes,
         })
     }
 

@@ -51,13 +51,14 @@ fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
     for name in &request.disable_planner {
         if !planner.disable(name) {
             return Err(Status::invalid_argument(format!(
-                "unknown planner feature {name:?} (expected time, whose, folders or all)"
+                "unknown planner feature {name:?} (expected time, whose, folders, people or all)"
             )));
         }
     }
     Ok(SearchParams {
         planner,
         reference_time: request.reference_time,
+        context: request.context as usize,
         query: request.query,
         top_k: request.top_k as usize,
         units_per_file: request.units_per_file as usize,
@@ -148,6 +149,7 @@ fn unit_hit_of(hit: &UnitHit, full_text: bool) -> pb::UnitHit {
             signals: hit.signals.clone().into_iter().collect(),
             notes: Vec::new(),
         }),
+        is_context: hit.is_context,
     }
 }
 
@@ -265,6 +267,57 @@ impl Dentate for DentateService {
             last_commit: stats.last_commit.unwrap_or_default(),
             embedding_coverage: stats.embedding_coverage,
             dense_status: stats.dense_status.unwrap_or_default(),
+        }))
+    }
+
+    async fn timeline(
+        &self,
+        request: Request<pb::TimelineRequest>,
+    ) -> Result<Response<pb::TimelineResponse>, Status> {
+        let request = request.into_inner();
+        let range = request.range.unwrap_or_default();
+        let params = crate::timeline::TimelineParams {
+            start: (range.start != 0).then_some(range.start),
+            end: (range.end != 0).then_some(range.end),
+            when: (!request.when.trim().is_empty()).then_some(request.when),
+            query: request.query,
+            reference_time: request.reference_time,
+            max_units: request.max_units as usize,
+        };
+        let outcome = self.blocking(move |e| e.timeline(params)).await?;
+        let file_of = |f: &crate::timeline::TimelineFile| pb::TimelineFile {
+            path: f.path.clone(),
+            title: f.title.clone(),
+            units: f.units as u32,
+            first_unit_id: f.first.unit_id.clone(),
+            kind: f.first.kind.clone(),
+            locator: Some(locator_of(&f.first.locator)),
+            snippet: f.first.snippet.clone(),
+            content_time: f.first.content_time.clone(),
+        };
+        Ok(Response::new(pb::TimelineResponse {
+            days: outcome
+                .days
+                .iter()
+                .map(|d| pb::TimelineDay {
+                    date: d.date.clone(),
+                    units: d.units as u32,
+                    folders: d
+                        .folders
+                        .iter()
+                        .map(|f| pb::TimelineFolder {
+                            folder: f.folder.clone(),
+                            files: f.files.iter().map(file_of).collect(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            range: outcome.range,
+            units_scanned: outcome.units_scanned,
+            units_matched: outcome.units_matched,
+            truncated: outcome.truncated,
+            took_ms: outcome.took_ms,
+            explain: notes_explain(outcome.notes),
         }))
     }
 }

@@ -10,6 +10,11 @@
 //!   of lists (`[{"document": {"id", "contents", …metadata}, "score"}]`) for every query.
 //! - `POST /api/search`: grouped search (files with their best units), like the gRPC
 //!   `Search`.
+//! - `POST /api/timeline`: `{"start", "end"}` (Unix seconds) or `{"when": "last week"}`,
+//!   optional `"query"`, `"reference_time"`, `"max_units"`: files and units in the range
+//!   grouped by day and folder, like the gRPC `Timeline`.
+//! - `"context": N` in `/retrieve`, `/search` and `/api/search` adds the N neighbouring
+//!   units on each side of every hit (metadata `"context": true`).
 //! - `GET /health`, `GET /api/stats`.
 //! - HippoCamp's file tools, replying `{"success", "data", "error"}`:
 //!   `GET /api/list_files?pattern=GLOB`, `/api/return_txt/<path>` (`{file_info, summary,
@@ -42,6 +47,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/retrieve", post(retrieve))
         .route("/search", post(retrieve))
         .route("/api/search", post(grouped_search))
+        .route("/api/timeline", post(timeline))
         .route("/api/stats", get(stats))
         .route("/api/list_files", get(list_files))
         .route("/api/return_txt/{*path}", get(return_txt))
@@ -102,10 +108,13 @@ struct RetrieveBody {
     time_end: Option<i64>,
     /// `rrf` (default) or `weighted`.
     fusion: Option<String>,
-    /// Planner priors to switch off: "time", "whose", "folders", "all".
+    /// Planner priors to switch off: "time", "whose", "folders", "people", "all".
     #[serde(default)]
     disable_planner: Vec<String>,
     reference_time: Option<i64>,
+    /// Neighbouring units returned around each hit.
+    #[serde(default)]
+    context: u32,
     rrf_k: Option<f32>,
     lexical_weight: Option<f32>,
 }
@@ -143,13 +152,14 @@ impl RetrieveBody {
         for name in &self.disable_planner {
             if !planner.disable(name) {
                 return Err(bad_request(format!(
-                    "unknown planner feature {name:?} (expected time, whose, folders or all)"
+                    "unknown planner feature {name:?} (expected time, whose, folders, people or all)"
                 )));
             }
         }
         Ok(SearchParams {
             planner,
             reference_time: self.reference_time,
+            context: self.context as usize,
             query,
             top_k: self.top_k.or(self.topk).unwrap_or(10) as usize,
             units_per_file: self.units_per_file.unwrap_or(3) as usize,
@@ -228,6 +238,9 @@ fn metadata_of(hit: &UnitHit) -> Map<String, Value> {
     put("event_uid", locator.event_uid.as_ref().map(|v| json!(v)));
     if !hit.signals.is_empty() {
         meta.insert("explain".into(), json!(hit.signals));
+    }
+    if hit.is_context {
+        meta.insert("context".into(), json!(true));
     }
     meta
 }
@@ -345,6 +358,46 @@ async fn grouped_search(
         "took_ms": outcome.took_ms,
         "explain": outcome.notes,
     })))
+}
+
+#[derive(Debug, Deserialize)]
+struct TimelineBody {
+    start: Option<i64>,
+    end: Option<i64>,
+    when: Option<String>,
+    #[serde(default)]
+    query: String,
+    reference_time: Option<i64>,
+    #[serde(default)]
+    max_units: usize,
+}
+
+async fn timeline(
+    State(engine): State<Arc<Engine>>,
+    body: Bytes,
+) -> Result<Json<Value>, HttpError> {
+    if body.is_empty() {
+        return Err(bad_request(
+            "request body is empty; expected JSON with \"start\" and \"end\" or \"when\"",
+        ));
+    }
+    let request: TimelineBody = serde_json::from_slice(&body)
+        .map_err(|e| bad_request(format!("invalid request JSON: {e}")))?;
+    let params = crate::timeline::TimelineParams {
+        start: request.start,
+        end: request.end,
+        when: request.when,
+        query: request.query,
+        reference_time: request.reference_time,
+        max_units: request.max_units,
+    };
+    let outcome = run_blocking(&engine, move |e| e.timeline(params)).await?;
+    let mut reply = serde_json::to_value(&outcome).unwrap_or_default();
+    if let Some(object) = reply.as_object_mut() {
+        let notes = object.remove("notes").unwrap_or_default();
+        object.insert("explain".into(), notes);
+    }
+    Ok(Json(reply))
 }
 
 async fn health(State(engine): State<Arc<Engine>>) -> Result<Json<Value>, HttpError> {

@@ -13,6 +13,7 @@ pub mod planner;
 pub mod query;
 pub mod server;
 pub mod time;
+pub mod timeline;
 pub mod timeparse;
 
 pub use engine::Engine;

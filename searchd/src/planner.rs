@@ -4,6 +4,9 @@
 //! wants (a first-person question discounts documents saved in a Downloads folder:
 //! downloaded reference material rather than the user's own). Every prior is a
 //! multiplicative factor, shown in `explain`, and can be switched off per request.
+//! `people`: capitalised words inside a sentence (not month or weekday names) are taken
+//! as names and matched against the `meta` field (e-mail participants, attendees) as an
+//! extra boosted clause.
 //! `folders` only suggests a path prefix in `explain` (the folder with most strong
 //! matches); a score boost for sibling matches was measured and lowered MRR.
 
@@ -18,6 +21,7 @@ pub struct PlannerSwitches {
     pub time: bool,
     pub whose: bool,
     pub folders: bool,
+    pub people: bool,
 }
 
 impl Default for PlannerSwitches {
@@ -26,12 +30,13 @@ impl Default for PlannerSwitches {
             time: true,
             whose: true,
             folders: true,
+            people: true,
         }
     }
 }
 
 impl PlannerSwitches {
-    pub const NAMES: [&'static str; 3] = ["time", "whose", "folders"];
+    pub const NAMES: [&'static str; 4] = ["time", "whose", "folders", "people"];
 
     /// Switches a named prior off; `false` for an unknown name.
     pub fn disable(&mut self, name: &str) -> bool {
@@ -39,11 +44,13 @@ impl PlannerSwitches {
             "time" => self.time = false,
             "whose" => self.whose = false,
             "folders" => self.folders = false,
+            "people" => self.people = false,
             "all" => {
                 *self = PlannerSwitches {
                     time: false,
                     whose: false,
                     folders: false,
+                    people: false,
                 }
             }
             _ => return false,
@@ -62,6 +69,103 @@ pub const HOUR_BOOST: f32 = 1.15;
 pub const ROUTINE_BOOST: f32 = 1.3;
 /// Factor for downloaded documents under a first-person question.
 pub const DOWNLOADED_FACTOR: f32 = 0.75;
+
+/// Boost of the clause matching named people against the `meta` field.
+pub const PEOPLE_BOOST: f32 = 1.5;
+
+/// Capitalised words that are not names.
+const NOT_NAMES: [&str; 12] = [
+    "I", "I'm", "I've", "I'd", "I'll", "Mr", "Mrs", "Ms", "Dr", "OK", "Ok", "TV",
+];
+
+/// Month and weekday names and abbreviations (lower case).
+fn is_calendar_word(word: &str) -> bool {
+    const CALENDAR: [&str; 31] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
+    const SHORT_DAYS: [&str; 9] = [
+        "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat",
+    ];
+    let lower = word.to_lowercase();
+    let singular = lower.strip_suffix('s').unwrap_or(&lower);
+    CALENDAR.contains(&lower.as_str())
+        || CALENDAR[24..].contains(&singular)
+        || SHORT_DAYS.contains(&lower.as_str())
+        || lower == "sun"
+}
+
+/// People named in a query: capitalised words (with at least one lower-case letter, so
+/// not acronyms) that do not start a sentence and are not month or weekday names.
+/// Possessives are stripped ("Hannah's" → "Hannah"); each name is listed once.
+pub fn people_in(query: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut sentence_start = true;
+    for raw in query.split_whitespace() {
+        let ends_sentence = raw
+            .trim_end_matches(['"', '\'', ')', '’', '”'])
+            .ends_with(['.', '?', '!', ':']);
+        let first = sentence_start;
+        sentence_start = ends_sentence;
+        if first {
+            continue;
+        }
+        let word = raw.trim_matches(|c: char| !c.is_alphanumeric());
+        let word = word
+            .strip_suffix("'s")
+            .or_else(|| word.strip_suffix("’s"))
+            .unwrap_or(word);
+        let mut chars = word.chars();
+        let Some(initial) = chars.next() else {
+            continue;
+        };
+        let rest: Vec<char> = chars.collect();
+        let is_name = initial.is_uppercase()
+            && !rest.is_empty()
+            && rest.iter().any(|c| c.is_lowercase())
+            && rest
+                .iter()
+                .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’'))
+            && !rest
+                .iter()
+                .any(|c| c.is_uppercase() && !matches!(initial, 'M' | 'O'))
+            && !NOT_NAMES.contains(&word)
+            && !is_calendar_word(word);
+        if is_name && !out.iter().any(|w| w == word) {
+            out.push(word.to_string());
+        }
+    }
+    out
+}
 
 /// The facts about a unit the priors look at.
 #[derive(Debug, Clone, Default)]
@@ -330,10 +434,40 @@ mod tests {
             PlannerSwitches {
                 time: false,
                 whose: false,
-                folders: false
+                folders: false,
+                people: false
             }
         );
+        let mut switches = PlannerSwitches::default();
+        assert!(switches.disable("people"));
+        assert!(!switches.people && switches.folders);
+        assert!(PlannerSwitches::NAMES.contains(&"people"));
         assert_eq!(folder_of("Mail/Inbox/x.eml#attachment/a.pdf"), "Mail/Inbox");
         assert_eq!(folder_of("top.txt"), "");
+    }
+
+    #[test]
+    fn people_are_capitalised_words_inside_sentences() {
+        assert_eq!(
+            people_in(
+                "If Denise asked about maintenance at the October client update, what figure?"
+            ),
+            vec!["Denise"]
+        );
+        assert_eq!(
+            people_in("Where were Hannah and Inês planning to cheer for me?"),
+            vec!["Hannah", "Inês"]
+        );
+        assert_eq!(
+            people_in("In my HEC-RAS walkthrough for Priya's team on Tuesday"),
+            vec!["Priya"]
+        );
+        // First words of sentences, months, weekdays, acronyms and "I" are not names.
+        assert!(people_in("Where did I put the MWD invoice from March? Tuesdays too.").is_empty());
+        assert_eq!(
+            people_in("What did Aoife say. Gareth replied about VAT"),
+            vec!["Aoife"]
+        );
+        assert_eq!(people_in("mail from McAllister"), vec!["McAllister"]);
     }
 }

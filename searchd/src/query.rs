@@ -71,6 +71,8 @@ pub struct SearchParams {
     /// Unix seconds that "last week", "in October" and the like are relative to
     /// (default: the newest content time in the index).
     pub reference_time: Option<i64>,
+    /// Neighbouring units (by ordinal, same file) returned around each hit.
+    pub context: usize,
     pub explain: bool,
 }
 
@@ -89,6 +91,7 @@ impl Default for SearchParams {
             fusion: crate::fusion::Fusion::default(),
             planner: crate::planner::PlannerSwitches::default(),
             reference_time: None,
+            context: 0,
             explain: false,
         }
     }
@@ -96,6 +99,8 @@ impl Default for SearchParams {
 
 pub const MAX_TOP_K: usize = 1000;
 pub const MAX_QUERY_CHARS: usize = 4096;
+/// Neighbours per side at most (`context`).
+pub const MAX_CONTEXT: usize = 10;
 
 impl SearchParams {
     /// Checks limits and normalises values; errors are the caller's fault.
@@ -117,6 +122,11 @@ impl SearchParams {
             self.units_per_file = 3;
         }
         self.units_per_file = self.units_per_file.min(50);
+        if self.context > MAX_CONTEXT {
+            return Err(SearchError::invalid(format!(
+                "context must be at most {MAX_CONTEXT}"
+            )));
+        }
         for modality in &self.modalities {
             if converters::Modality::parse(&modality.to_ascii_lowercase()).is_none() {
                 return Err(SearchError::invalid(format!(
@@ -188,6 +198,37 @@ pub struct LexicalQuery {
     pub signals: Vec<(&'static str, Box<dyn Query>)>,
     /// The analysed terms, for `explain`.
     pub terms: Vec<String>,
+}
+
+impl LexicalQuery {
+    /// Adds a signal (it ranks too, and `explain` scores it separately).
+    pub fn add_signal(&mut self, name: &'static str, query: Box<dyn Query>) {
+        self.signals.push((name, query));
+        self.combined = Box::new(BooleanQuery::new(
+            self.signals
+                .iter()
+                .map(|(_, q)| (Occur::Should, q.box_clone()))
+                .collect(),
+        ));
+    }
+}
+
+/// The `meta` clause for people named in a query (their analysed tokens), with the
+/// tokens; `None` when the names have no searchable tokens.
+pub fn people_query(
+    fields: &Fields,
+    names: &[String],
+    boost: f32,
+) -> Option<(Box<dyn Query>, Vec<String>)> {
+    let mut terms: Vec<String> = Vec::new();
+    for name in names {
+        for term in analyse(en_analyzer(), name) {
+            if !terms.contains(&term) {
+                terms.push(term);
+            }
+        }
+    }
+    field_query(fields.meta, &terms, boost).map(|q| (q, terms))
 }
 
 fn analyse(mut analyzer: TextAnalyzer, text: &str) -> Vec<String> {

@@ -162,6 +162,28 @@ fn union(
     }
 }
 
+/// The week (Monday to Monday) holding the single day that the longest prefix (at most
+/// three words) of `words` names, with the number of words used.
+fn week_of(
+    words: &[String],
+    reference: NaiveDateTime,
+) -> Option<((NaiveDateTime, NaiveDateTime), usize)> {
+    (1..=words.len().min(3)).rev().find_map(|n| {
+        let intent = parse(&words[..n].join(" "), reference);
+        let (start, end) = intent.range?;
+        let single_day = end - start == Duration::days(1)
+            && intent.phrases.len() == 1
+            && intent.weekdays.is_empty()
+            && intent.hours.is_none();
+        if !single_day {
+            return None;
+        }
+        let day = start.date();
+        let monday = day - Duration::days(day.weekday().num_days_from_monday() as i64);
+        Some(((start_of(monday), start_of(monday + Duration::days(7))), n))
+    })
+}
+
 /// Parses the time expressions of a query relative to `reference` (the "now" of the
 /// profile).
 pub fn parse(query: &str, reference: NaiveDateTime) -> TimeIntent {
@@ -184,6 +206,14 @@ pub fn parse(query: &str, reference: NaiveDateTime) -> TimeIntent {
             set_range(&mut intent, day_range(date), word.to_string());
             i += 1;
             continue;
+        }
+        // "the week of 6 October": the Monday-to-Sunday week holding that date.
+        if word == "week" && next == "of" {
+            if let Some((range, used)) = week_of(&words[i + 2..], reference) {
+                set_range(&mut intent, range, words[i..i + 2 + used].join(" "));
+                i += 2 + used;
+                continue;
+            }
         }
         // Relative periods.
         let relative = match (word, next) {
@@ -569,5 +599,28 @@ mod tests {
         assert!(parse("may I see the invoice", reference()).range.is_none());
         assert_eq!(range("in May"), pair("2025-05-01", "2025-06-01"));
         assert!(parse("marathon chip time", reference()).is_empty());
+    }
+
+    #[test]
+    fn the_week_of_a_date() {
+        // 6 October 2025 is a Monday; 8 October a Wednesday.
+        assert_eq!(
+            range("what happened the week of 6 October"),
+            pair("2025-10-06", "2025-10-13")
+        );
+        assert_eq!(
+            range("the week of October 8, 2025"),
+            pair("2025-10-06", "2025-10-13")
+        );
+        assert_eq!(
+            range("week of 2024-03-05 choir"),
+            pair("2024-03-04", "2024-03-11")
+        );
+        let intent = parse("the week of 6 October evenings", reference());
+        assert_eq!(intent.hours, Some((17, 23)));
+        assert_eq!(
+            intent.range.map(|(a, _)| a.date().to_string()),
+            Some("2025-10-06".to_string())
+        );
     }
 }

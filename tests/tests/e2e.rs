@@ -10,5 +10,7 @@ mod broken;
 mod dense;
 mod gold;
 mod incremental;
+mod ocr;
+mod planner;
 mod realworld;
 mod sample;

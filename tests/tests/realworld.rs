@@ -86,6 +86,17 @@ async fn realworld_corpus_acceptance() {
         assert!(hit["metadata"]["page"].as_u64().unwrap() >= 1, "{hit}");
     }
 
+    // OCR: text printed in a scanned image is found.
+    let (status, reply) = daemon.post(
+        "/retrieve",
+        r#"{"query": "quick brown dog jumped over the lazy fox", "top_k": 3, "mode": "lexical"}"#,
+    );
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(
+        reply["results"][0]["metadata"]["file_path"], "Pictures/Scans/phototest.tif",
+        "{reply}"
+    );
+
     // Second run on the unchanged profile: under 5% of the first run's time.
     let started = Instant::now();
     let second = index_with(&profile, index_dir.path(), &["--no-embed"]);

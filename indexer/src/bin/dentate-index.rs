@@ -42,6 +42,9 @@ struct Cli {
     /// Skip dense embeddings (lexical search only).
     #[arg(long)]
     no_embed: bool,
+    /// Skip OCR of images.
+    #[arg(long)]
+    no_ocr: bool,
     /// HippoCamp "Gold" folder: one parsed-text JSON per source file
     /// (`{"file_info": {"file_path": …}, "summary": …, "segments": [{"content", "page" |
     /// "start"/"end"}]}`), read recursively. A Gold file matched to a profile file (by
@@ -105,10 +108,10 @@ fn main() -> anyhow::Result<()> {
     }
     options.file_timeout = Duration::from_secs(cli.file_timeout.max(1));
     options.commit_interval = Duration::from_secs(cli.commit_interval);
-    if cli.no_embed {
-        options.models_dir = None;
-    } else if let Some(models) = &cli.models {
-        options.models_dir = Some(models.clone());
+    options.embed = !cli.no_embed;
+    options.ocr = !cli.no_ocr;
+    if let Some(models) = &cli.models {
+        options.models_dir = models.clone();
     }
 
     options.gold_dir = cli.gold.clone();
@@ -180,6 +183,18 @@ fn print_summary(summary: &RunSummary) {
         for warning in &gold.warnings {
             println!("  warning: {warning}");
         }
+    }
+    let ocr = &summary.ocr;
+    match ocr.status.as_str() {
+        "done" => println!(
+            "ocr: {} images read, {} text lines ({:.1} s of worker time)",
+            ocr.images, ocr.lines, ocr.seconds
+        ),
+        "unused" | "" => {}
+        status => println!(
+            "ocr {status}: {}",
+            ocr.message.as_deref().unwrap_or("no reason given")
+        ),
     }
     if !summary.units_by_kind.is_empty() {
         let kinds: Vec<String> = summary

@@ -36,7 +36,7 @@ class TimeRange(_message.Message):
     def __init__(self, start: _Optional[int] = ..., end: _Optional[int] = ...) -> None: ...
 
 class SearchRequest(_message.Message):
-    __slots__ = ("query", "top_k", "units_per_file", "path_prefixes", "modalities", "extensions", "content_time", "mode", "explain", "fusion", "rrf_k", "lexical_weight", "disable_planner", "reference_time")
+    __slots__ = ("query", "top_k", "units_per_file", "path_prefixes", "modalities", "extensions", "content_time", "mode", "explain", "fusion", "rrf_k", "lexical_weight", "disable_planner", "reference_time", "context")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     TOP_K_FIELD_NUMBER: _ClassVar[int]
     UNITS_PER_FILE_FIELD_NUMBER: _ClassVar[int]
@@ -51,6 +51,7 @@ class SearchRequest(_message.Message):
     LEXICAL_WEIGHT_FIELD_NUMBER: _ClassVar[int]
     DISABLE_PLANNER_FIELD_NUMBER: _ClassVar[int]
     REFERENCE_TIME_FIELD_NUMBER: _ClassVar[int]
+    CONTEXT_FIELD_NUMBER: _ClassVar[int]
     query: str
     top_k: int
     units_per_file: int
@@ -65,7 +66,8 @@ class SearchRequest(_message.Message):
     lexical_weight: float
     disable_planner: _containers.RepeatedScalarFieldContainer[str]
     reference_time: int
-    def __init__(self, query: _Optional[str] = ..., top_k: _Optional[int] = ..., units_per_file: _Optional[int] = ..., path_prefixes: _Optional[_Iterable[str]] = ..., modalities: _Optional[_Iterable[str]] = ..., extensions: _Optional[_Iterable[str]] = ..., content_time: _Optional[_Union[TimeRange, _Mapping]] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., explain: bool = ..., fusion: _Optional[_Union[Fusion, str]] = ..., rrf_k: _Optional[float] = ..., lexical_weight: _Optional[float] = ..., disable_planner: _Optional[_Iterable[str]] = ..., reference_time: _Optional[int] = ...) -> None: ...
+    context: int
+    def __init__(self, query: _Optional[str] = ..., top_k: _Optional[int] = ..., units_per_file: _Optional[int] = ..., path_prefixes: _Optional[_Iterable[str]] = ..., modalities: _Optional[_Iterable[str]] = ..., extensions: _Optional[_Iterable[str]] = ..., content_time: _Optional[_Union[TimeRange, _Mapping]] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., explain: bool = ..., fusion: _Optional[_Union[Fusion, str]] = ..., rrf_k: _Optional[float] = ..., lexical_weight: _Optional[float] = ..., disable_planner: _Optional[_Iterable[str]] = ..., reference_time: _Optional[int] = ..., context: _Optional[int] = ...) -> None: ...
 
 class Locator(_message.Message):
     __slots__ = ("page", "page_label", "slide", "sheet", "row_start", "row_end", "line_start", "line_end", "char_start", "char_end", "t_start_ms", "t_end_ms", "part", "event_uid")
@@ -115,7 +117,7 @@ class Explain(_message.Message):
     def __init__(self, signals: _Optional[_Mapping[str, float]] = ..., notes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class UnitHit(_message.Message):
-    __slots__ = ("unit_id", "file_path", "kind", "locator", "score", "snippet", "text", "title", "content_time", "fields", "explain")
+    __slots__ = ("unit_id", "file_path", "kind", "locator", "score", "snippet", "text", "title", "content_time", "fields", "explain", "is_context")
     class FieldsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -134,6 +136,7 @@ class UnitHit(_message.Message):
     CONTENT_TIME_FIELD_NUMBER: _ClassVar[int]
     FIELDS_FIELD_NUMBER: _ClassVar[int]
     EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    IS_CONTEXT_FIELD_NUMBER: _ClassVar[int]
     unit_id: str
     file_path: str
     kind: str
@@ -145,7 +148,8 @@ class UnitHit(_message.Message):
     content_time: str
     fields: _containers.ScalarMap[str, str]
     explain: Explain
-    def __init__(self, unit_id: _Optional[str] = ..., file_path: _Optional[str] = ..., kind: _Optional[str] = ..., locator: _Optional[_Union[Locator, _Mapping]] = ..., score: _Optional[float] = ..., snippet: _Optional[str] = ..., text: _Optional[str] = ..., title: _Optional[str] = ..., content_time: _Optional[str] = ..., fields: _Optional[_Mapping[str, str]] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ...) -> None: ...
+    is_context: bool
+    def __init__(self, unit_id: _Optional[str] = ..., file_path: _Optional[str] = ..., kind: _Optional[str] = ..., locator: _Optional[_Union[Locator, _Mapping]] = ..., score: _Optional[float] = ..., snippet: _Optional[str] = ..., text: _Optional[str] = ..., title: _Optional[str] = ..., content_time: _Optional[str] = ..., fields: _Optional[_Mapping[str, str]] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ..., is_context: bool = ...) -> None: ...
 
 class FileInfo(_message.Message):
     __slots__ = ("file_id", "path", "name", "extension", "file_type", "modality", "size", "modified", "created", "title", "author", "unit_count", "status", "error", "parent_path", "extra")
@@ -322,3 +326,73 @@ class StatsResponse(_message.Message):
     embedding_coverage: float
     dense_status: str
     def __init__(self, files_indexed: _Optional[int] = ..., files_failed: _Optional[int] = ..., files_skipped: _Optional[int] = ..., units: _Optional[int] = ..., units_by_kind: _Optional[_Mapping[str, int]] = ..., files_by_modality: _Optional[_Mapping[str, int]] = ..., profile_root: _Optional[str] = ..., index_dir: _Optional[str] = ..., last_commit: _Optional[str] = ..., embedding_coverage: _Optional[float] = ..., dense_status: _Optional[str] = ...) -> None: ...
+
+class TimelineRequest(_message.Message):
+    __slots__ = ("range", "when", "query", "reference_time", "max_units")
+    RANGE_FIELD_NUMBER: _ClassVar[int]
+    WHEN_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    REFERENCE_TIME_FIELD_NUMBER: _ClassVar[int]
+    MAX_UNITS_FIELD_NUMBER: _ClassVar[int]
+    range: TimeRange
+    when: str
+    query: str
+    reference_time: int
+    max_units: int
+    def __init__(self, range: _Optional[_Union[TimeRange, _Mapping]] = ..., when: _Optional[str] = ..., query: _Optional[str] = ..., reference_time: _Optional[int] = ..., max_units: _Optional[int] = ...) -> None: ...
+
+class TimelineFile(_message.Message):
+    __slots__ = ("path", "title", "units", "first_unit_id", "kind", "locator", "snippet", "content_time")
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    FIRST_UNIT_ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LOCATOR_FIELD_NUMBER: _ClassVar[int]
+    SNIPPET_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    path: str
+    title: str
+    units: int
+    first_unit_id: str
+    kind: str
+    locator: Locator
+    snippet: str
+    content_time: str
+    def __init__(self, path: _Optional[str] = ..., title: _Optional[str] = ..., units: _Optional[int] = ..., first_unit_id: _Optional[str] = ..., kind: _Optional[str] = ..., locator: _Optional[_Union[Locator, _Mapping]] = ..., snippet: _Optional[str] = ..., content_time: _Optional[str] = ...) -> None: ...
+
+class TimelineFolder(_message.Message):
+    __slots__ = ("folder", "files")
+    FOLDER_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    folder: str
+    files: _containers.RepeatedCompositeFieldContainer[TimelineFile]
+    def __init__(self, folder: _Optional[str] = ..., files: _Optional[_Iterable[_Union[TimelineFile, _Mapping]]] = ...) -> None: ...
+
+class TimelineDay(_message.Message):
+    __slots__ = ("date", "units", "folders")
+    DATE_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    FOLDERS_FIELD_NUMBER: _ClassVar[int]
+    date: str
+    units: int
+    folders: _containers.RepeatedCompositeFieldContainer[TimelineFolder]
+    def __init__(self, date: _Optional[str] = ..., units: _Optional[int] = ..., folders: _Optional[_Iterable[_Union[TimelineFolder, _Mapping]]] = ...) -> None: ...
+
+class TimelineResponse(_message.Message):
+    __slots__ = ("days", "range", "units_scanned", "units_matched", "truncated", "took_ms", "explain")
+    DAYS_FIELD_NUMBER: _ClassVar[int]
+    RANGE_FIELD_NUMBER: _ClassVar[int]
+    UNITS_SCANNED_FIELD_NUMBER: _ClassVar[int]
+    UNITS_MATCHED_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    TOOK_MS_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    days: _containers.RepeatedCompositeFieldContainer[TimelineDay]
+    range: str
+    units_scanned: int
+    units_matched: int
+    truncated: bool
+    took_ms: float
+    explain: Explain
+    def __init__(self, days: _Optional[_Iterable[_Union[TimelineDay, _Mapping]]] = ..., range: _Optional[str] = ..., units_scanned: _Optional[int] = ..., units_matched: _Optional[int] = ..., truncated: bool = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ...) -> None: ...

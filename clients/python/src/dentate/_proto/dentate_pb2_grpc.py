@@ -64,6 +64,11 @@ class DentateStub(object):
                 request_serializer=dentate_dot_v1_dot_dentate__pb2.StatsRequest.SerializeToString,
                 response_deserializer=dentate_dot_v1_dot_dentate__pb2.StatsResponse.FromString,
                 _registered_method=True)
+        self.Timeline = channel.unary_unary(
+                '/dentate.v1.Dentate/Timeline',
+                request_serializer=dentate_dot_v1_dot_dentate__pb2.TimelineRequest.SerializeToString,
+                response_deserializer=dentate_dot_v1_dot_dentate__pb2.TimelineResponse.FromString,
+                _registered_method=True)
 
 
 class DentateServicer(object):
@@ -111,6 +116,13 @@ class DentateServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Timeline(self, request, context):
+        """Files and units in a time range, grouped by day and then by folder.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DentateServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -143,6 +155,11 @@ def add_DentateServicer_to_server(servicer, server):
                     servicer.Stats,
                     request_deserializer=dentate_dot_v1_dot_dentate__pb2.StatsRequest.FromString,
                     response_serializer=dentate_dot_v1_dot_dentate__pb2.StatsResponse.SerializeToString,
+            ),
+            'Timeline': grpc.unary_unary_rpc_method_handler(
+                    servicer.Timeline,
+                    request_deserializer=dentate_dot_v1_dot_dentate__pb2.TimelineRequest.FromString,
+                    response_serializer=dentate_dot_v1_dot_dentate__pb2.TimelineResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -307,6 +324,33 @@ class Dentate(object):
             '/dentate.v1.Dentate/Stats',
             dentate_dot_v1_dot_dentate__pb2.StatsRequest.SerializeToString,
             dentate_dot_v1_dot_dentate__pb2.StatsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Timeline(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/dentate.v1.Dentate/Timeline',
+            dentate_dot_v1_dot_dentate__pb2.TimelineRequest.SerializeToString,
+            dentate_dot_v1_dot_dentate__pb2.TimelineResponse.FromString,
             options,
             channel_credentials,
             insecure,

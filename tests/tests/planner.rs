@@ -1,0 +1,197 @@
+//! Structure- and time-aware planning on the sample profile: the Timeline RPC and route,
+//! neighbouring units as context, and people named in a query (lexical only:
+//! `--no-embed`).
+
+use dentate_proto::v1 as pb;
+use serde_json::Value;
+
+use crate::harness::{copy_tree, index_with, repo_root, Daemon};
+
+const PLAN: &str = "Documents/Shop/Lantern Business Plan 2024-2026.pdf";
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// Paths of a timeline day (HTTP reply).
+fn day_paths(day: &Value) -> Vec<String> {
+    day["folders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["files"].as_array().unwrap().iter())
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn timeline_context_and_people() {
+    let profile = tempfile::tempdir().unwrap();
+    copy_tree(&repo_root().join("samples/profile"), profile.path());
+    let index_dir = tempfile::tempdir().unwrap();
+    index_with(profile.path(), index_dir.path(), &["--no-embed"]);
+    let daemon = Daemon::start(index_dir.path());
+
+    // Timeline over HTTP: a week, grouped by local day then folder.
+    let (status, reply) = daemon.post("/api/timeline", r#"{"when": "the week of 4 March 2024"}"#);
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["truncated"], false, "{reply}");
+    assert!(
+        reply["range"].as_str().unwrap().starts_with("2024-03-04"),
+        "{reply}"
+    );
+    let days = reply["days"].as_array().unwrap();
+    let dates: Vec<&str> = days.iter().map(|d| d["date"].as_str().unwrap()).collect();
+    let mut sorted = dates.clone();
+    sorted.sort();
+    assert_eq!(dates, sorted, "days in order");
+    assert!(
+        dates
+            .iter()
+            .all(|d| ("2024-03-04"..="2024-03-10").contains(d)),
+        "{dates:?}"
+    );
+    let day = |date: &str| days.iter().find(|d| d["date"] == date).expect(date);
+    let monday = day_paths(day("2024-03-04"));
+    assert!(
+        monday.contains(&"Mail/Sent/2024-03-04 Cafe or childrens corner.eml".to_string()),
+        "{monday:?}"
+    );
+    assert!(
+        monday.contains(&"Calendar/Ros.ics".to_string()),
+        "{monday:?}"
+    );
+    let tuesday = day("2024-03-05");
+    assert!(day_paths(tuesday)
+        .contains(&"Mail/Inbox/2024-03-05 Gareth - Re Cafe or childrens corner.eml".to_string()));
+    let inbox = tuesday["folders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["folder"] == "Mail/Inbox")
+        .expect("Mail/Inbox folder group");
+    let gareth = &inbox["files"][0];
+    assert!(gareth["units"].as_u64().unwrap() >= 1);
+    assert!(!gareth["first"]["snippet"].as_str().unwrap().is_empty());
+    // A query narrows it; a bad request is a 400.
+    let (status, reply) = daemon.post(
+        "/api/timeline",
+        r#"{"when": "the week of 4 March 2024", "query": "VAT"}"#,
+    );
+    assert_eq!(status, 200, "{reply}");
+    let all: Vec<String> = reply["days"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(day_paths)
+        .collect();
+    assert!(!all.iter().any(|p| p.starts_with("Voice Memos")), "{all:?}");
+    assert!(all.iter().any(|p| p.contains("Gareth")), "{all:?}");
+    let (status, _) = daemon.post("/api/timeline", r#"{"when": "banana"}"#);
+    assert_eq!(status, 400);
+
+    runtime().block_on(async {
+        let mut client = daemon.client().await;
+        // Timeline over gRPC: one day in Unix seconds.
+        let reply = client
+            .timeline(pb::TimelineRequest {
+                range: Some(pb::TimeRange {
+                    start: 1_709_596_800,
+                    end: 1_709_596_800 + 86_400,
+                }),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(reply.days.len(), 1, "{reply:?}");
+        assert_eq!(reply.days[0].date, "2024-03-05");
+        assert!(reply.days[0]
+            .folders
+            .iter()
+            .flat_map(|f| &f.files)
+            .any(|f| f.path.contains("Gareth") && f.locator.is_some()));
+
+        // Context: a hit on a PDF page brings its neighbour pages, flagged.
+        let reply = client
+            .search(pb::SearchRequest {
+                query: "shop turnover last year in the business plan summary".into(),
+                top_k: 3,
+                units_per_file: 1,
+                context: 1,
+                mode: pb::SearchMode::Lexical as i32,
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let plan = reply
+            .files
+            .iter()
+            .find(|f| f.file.as_ref().unwrap().path == PLAN)
+            .expect("business plan found");
+        let hit = &plan.units[0];
+        assert!(!hit.is_context);
+        let page = hit.locator.as_ref().unwrap().page.unwrap();
+        let context: Vec<u32> = plan
+            .units
+            .iter()
+            .filter(|u| u.is_context)
+            .map(|u| u.locator.as_ref().unwrap().page.unwrap())
+            .collect();
+        assert_eq!(context, vec![page - 1, page + 1], "{:?}", plan.units);
+        assert_eq!(plan.units.len(), 3);
+
+        // People: the participant's mail first, and explain says why.
+        let reply = client
+            .search(pb::SearchRequest {
+                query: "what did Gareth say about the VAT return".into(),
+                top_k: 3,
+                explain: true,
+                mode: pb::SearchMode::Lexical as i32,
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let first = reply.files[0].file.as_ref().unwrap();
+        assert!(first.path.starts_with("Mail/"), "{:?}", reply.files);
+        let notes = reply.explain.unwrap().notes;
+        assert!(
+            notes.iter().any(|n| n.starts_with("people: [\"Gareth\"]")),
+            "{notes:?}"
+        );
+        let off = client
+            .search(pb::SearchRequest {
+                query: "what did Gareth say about the VAT return".into(),
+                explain: true,
+                disable_planner: vec!["people".into()],
+                mode: pb::SearchMode::Lexical as i32,
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(off
+            .explain
+            .unwrap()
+            .notes
+            .contains(&"people: off".to_string()));
+    });
+
+    // /retrieve with context: neighbours follow their hit, flagged in metadata.
+    let (status, reply) = daemon.post(
+        "/retrieve",
+        r#"{"query": "shop turnover last year in the business plan summary", "top_k": 1, "context": 1, "mode": "lexical"}"#,
+    );
+    assert_eq!(status, 200, "{reply}");
+    let results = reply["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3, "{reply}");
+    assert!(results[0]["metadata"].get("context").is_none());
+    assert!(results[1..]
+        .iter()
+        .all(|r| r["metadata"]["context"] == true));
+}
