@@ -312,6 +312,35 @@ impl Unit {
     }
 }
 
+/// English weekday names, Monday first.
+pub const WEEKDAY_NAMES: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+/// Weekday indexes (0 = Monday) of a `fields["weekdays"]` list: comma-separated names,
+/// full or abbreviated to three letters, any case.
+pub fn parse_weekday_list(list: &str) -> Vec<u32> {
+    let mut days: Vec<u32> = list
+        .split(',')
+        .filter_map(|name| {
+            let name = name.trim().to_ascii_lowercase();
+            WEEKDAY_NAMES
+                .iter()
+                .position(|d| name.len() >= 3 && name.starts_with(&d[..3]))
+                .map(|i| i as u32)
+        })
+        .collect();
+    days.sort_unstable();
+    days.dedup();
+    days
+}
+
 /// Dates written as `YYYY-MM-DD` (or `YYYY/MM/DD`) or `M/D/YYYY` anywhere in a text (at
 /// most 400). Month-first is assumed for slashed dates unless the first number is above 12.
 pub fn dates_in(text: &str) -> Vec<chrono::NaiveDate> {
@@ -414,5 +443,31 @@ impl Conversion {
             units,
             ..Conversion::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weekday_lists_parse_full_and_short_names() {
+        assert_eq!(parse_weekday_list("Wed,Sat"), vec![2, 5]);
+        assert_eq!(parse_weekday_list("Tuesday, thursday, tue"), vec![1, 3]);
+        assert!(parse_weekday_list("mo, x,").is_empty());
+    }
+
+    #[test]
+    fn locators_describe_themselves() {
+        let locator = Locator {
+            page: Some(5),
+            page_label: Some("2".into()),
+            ..Locator::default()
+        };
+        assert_eq!(locator.describe(), "p. 5 (2)");
+        assert_eq!(
+            Locator::rows("Sheet1", 2, 40).describe(),
+            "Sheet1, rows 2-40"
+        );
     }
 }

@@ -851,16 +851,6 @@ fn write_converted(
     Ok(())
 }
 
-const WEEKDAYS: [&str; 7] = [
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
-
 /// Builds the tantivy document of one unit.
 pub fn unit_document(
     fields: &Fields,
@@ -920,12 +910,11 @@ pub fn unit_document(
     let mut weekdays: HashSet<u64> = HashSet::new();
     weekdays.insert(u64::from(content_time.weekday().num_days_from_monday()));
     if let Some(listed) = unit.fields.get("weekdays") {
-        for day in listed.split(',') {
-            let day = day.trim().to_ascii_lowercase();
-            if let Some(index) = WEEKDAYS.iter().position(|w| day.starts_with(&w[..3])) {
-                weekdays.insert(index as u64);
-            }
-        }
+        weekdays.extend(
+            converters::unit::parse_weekday_list(listed)
+                .into_iter()
+                .map(u64::from),
+        );
     }
     for day in weekdays {
         document.add_u64(fields.weekday, day);

@@ -228,16 +228,6 @@ fn is_downloaded(path: &str) -> bool {
         .any(|p| p.eq_ignore_ascii_case("downloads") || p.eq_ignore_ascii_case("download"))
 }
 
-const WEEKDAY_NAMES: [&str; 7] = [
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
-
 /// The priors' factors for one unit.
 pub fn factors(
     unit: &UnitFacts,
@@ -267,12 +257,7 @@ pub fn factors(
                 .map(|w| vec![w.weekday().num_days_from_monday()])
                 .unwrap_or_default();
             if let Some(listed) = unit.weekdays {
-                for name in listed.split(',') {
-                    let name = name.trim().to_lowercase();
-                    if let Some(i) = WEEKDAY_NAMES.iter().position(|d| name.starts_with(&d[..3])) {
-                        days.push(i as u32);
-                    }
-                }
+                days.extend(converters::unit::parse_weekday_list(listed));
             }
             if days.iter().any(|d| intent.weekdays.contains(d)) {
                 time *= WEEKDAY_BOOST;

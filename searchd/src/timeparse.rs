@@ -49,15 +49,7 @@ const MONTHS: [&str; 12] = [
     "november",
     "december",
 ];
-const WEEKDAYS: [&str; 7] = [
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
+use converters::unit::WEEKDAY_NAMES as WEEKDAYS;
 
 /// A month name or its usual abbreviation ("may" is handled by the caller: it is a verb
 /// too).
