@@ -320,4 +320,20 @@ impl Dentate for DentateService {
             explain: notes_explain(outcome.notes),
         }))
     }
+
+    async fn render(
+        &self,
+        request: Request<pb::RenderRequest>,
+    ) -> Result<Response<pb::RenderResponse>, Status> {
+        let request = request.into_inner();
+        let rendered = self
+            .blocking(move |e| {
+                crate::render::render(e, &request.path, request.page, request.second)
+            })
+            .await?;
+        Ok(Response::new(pb::RenderResponse {
+            content_type: rendered.content_type.to_string(),
+            data: rendered.bytes,
+        }))
+    }
 }

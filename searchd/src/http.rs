@@ -19,7 +19,8 @@
 //! - HippoCamp's file tools, replying `{"success", "data", "error"}`:
 //!   `GET /api/list_files?pattern=GLOB`, `/api/return_txt/<path>` (`{file_info, summary,
 //!   segments}` from our units), `/api/return_metadata/<path>`, `/api/return_ori/<path>`
-//!   (the raw bytes), `/api/return_img/<path>?page=N` (not available yet: 501). Paths are
+//!   (the raw bytes), `/api/return_img/<path>?page=N|second=S` (`{content_type, base64}`
+//!   of a rendering of an image, a PDF page or a video frame). Paths are
 //!   relative to the profile root; nothing outside it is ever served.
 //!
 //! Malformed requests get HTTP 400 with `{"error": message}`, never a 500.
@@ -561,9 +562,28 @@ fn tokio_util_stream(
     })
 }
 
-async fn return_img(UrlPath(path): UrlPath<String>) -> Response {
-    tool_reply(Err(HttpError(
-        StatusCode::NOT_IMPLEMENTED,
-        format!("rendering {path:?} is not available yet (page and frame images come with the multimodal work)"),
-    )))
+#[derive(Debug, Deserialize)]
+struct RenderParams {
+    page: Option<u32>,
+    second: Option<f64>,
+}
+
+/// `return_img`: `data` is `{"content_type", "base64"}` of a JPEG/PNG rendering.
+async fn return_img(
+    State(engine): State<Arc<Engine>>,
+    UrlPath(path): UrlPath<String>,
+    UrlQuery(params): UrlQuery<RenderParams>,
+) -> Response {
+    use base64::Engine as _;
+    let result = run_blocking(&engine, move |e| {
+        crate::render::render(e, &path, params.page, params.second)
+    })
+    .await
+    .map(|rendered| {
+        json!({
+            "content_type": rendered.content_type,
+            "base64": base64::engine::general_purpose::STANDARD.encode(&rendered.bytes),
+        })
+    });
+    tool_reply(result)
 }

@@ -11,6 +11,7 @@ pub mod grpc;
 pub mod http;
 pub mod planner;
 pub mod query;
+pub mod render;
 pub mod server;
 pub mod time;
 pub mod timeline;

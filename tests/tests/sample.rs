@@ -541,6 +541,52 @@ fn grpc_health_reflection_stats_and_file_tools() {
             .collect();
         assert_eq!(pages, (1..=pages.len() as u32).collect::<Vec<_>>());
 
+        // Render: a PDF page, an image, a video frame.
+        let page = client
+            .render(pb::RenderRequest {
+                path: pdf.path.clone(),
+                page: Some(1),
+                second: None,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(page.content_type, "image/jpeg");
+        assert!(page.data.starts_with(b"\xFF\xD8"));
+        for (pattern, second) in [("**/*.jpg", None), ("**/*.mp4", Some(1.0))] {
+            let file = client
+                .list_files(pb::ListFilesRequest {
+                    pattern: pattern.into(),
+                    limit: 1,
+                    include_failed: false,
+                })
+                .await
+                .unwrap()
+                .into_inner()
+                .files
+                .remove(0);
+            let rendered = client
+                .render(pb::RenderRequest {
+                    path: file.path.clone(),
+                    page: None,
+                    second,
+                })
+                .await
+                .unwrap_or_else(|e| panic!("render {}: {e}", file.path))
+                .into_inner();
+            assert!(rendered.content_type.starts_with("image/"), "{}", file.path);
+            assert!(rendered.data.len() > 100);
+        }
+        let error = client
+            .render(pb::RenderRequest {
+                path: pdf.path.clone(),
+                page: Some(999),
+                second: None,
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(error.code(), Code::InvalidArgument);
+
         // Path escapes and unknown files.
         for bad in ["../etc/passwd", "/etc/passwd", "a/../../b"] {
             let error = client
@@ -785,7 +831,18 @@ fn http_file_tools_serve_inside_the_profile_only() {
     );
 
     let (status, image) = daemon.get(&format!("/api/return_img/{}?page=1", url_path(&pdf)));
-    assert_eq!(status, 501, "{image}");
+    assert_eq!(status, 200, "{image}");
+    assert_eq!(image["data"]["content_type"], "image/jpeg");
+    // base64 of a JPEG's FF D8 FF magic.
+    assert!(
+        image["data"]["base64"]
+            .as_str()
+            .unwrap()
+            .starts_with("/9j/"),
+        "{image}"
+    );
+    let (status, image) = daemon.get(&format!("/api/return_img/{}?page=999", url_path(&pdf)));
+    assert_eq!(status, 400, "{image}");
     assert_eq!(image["success"], false);
 
     // Escapes: dot-dot (plain and percent-encoded), absolute paths, unknown files.

@@ -396,3 +396,21 @@ class TimelineResponse(_message.Message):
     took_ms: float
     explain: Explain
     def __init__(self, days: _Optional[_Iterable[_Union[TimelineDay, _Mapping]]] = ..., range: _Optional[str] = ..., units_scanned: _Optional[int] = ..., units_matched: _Optional[int] = ..., truncated: bool = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ...) -> None: ...
+
+class RenderRequest(_message.Message):
+    __slots__ = ("path", "page", "second")
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    PAGE_FIELD_NUMBER: _ClassVar[int]
+    SECOND_FIELD_NUMBER: _ClassVar[int]
+    path: str
+    page: int
+    second: float
+    def __init__(self, path: _Optional[str] = ..., page: _Optional[int] = ..., second: _Optional[float] = ...) -> None: ...
+
+class RenderResponse(_message.Message):
+    __slots__ = ("content_type", "data")
+    CONTENT_TYPE_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    content_type: str
+    data: bytes
+    def __init__(self, content_type: _Optional[str] = ..., data: _Optional[bytes] = ...) -> None: ...

@@ -64,6 +64,11 @@ class DentateStub(object):
                 request_serializer=dentate_dot_v1_dot_dentate__pb2.StatsRequest.SerializeToString,
                 response_deserializer=dentate_dot_v1_dot_dentate__pb2.StatsResponse.FromString,
                 _registered_method=True)
+        self.Render = channel.unary_unary(
+                '/dentate.v1.Dentate/Render',
+                request_serializer=dentate_dot_v1_dot_dentate__pb2.RenderRequest.SerializeToString,
+                response_deserializer=dentate_dot_v1_dot_dentate__pb2.RenderResponse.FromString,
+                _registered_method=True)
         self.Timeline = channel.unary_unary(
                 '/dentate.v1.Dentate/Timeline',
                 request_serializer=dentate_dot_v1_dot_dentate__pb2.TimelineRequest.SerializeToString,
@@ -116,6 +121,13 @@ class DentateServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Render(self, request, context):
+        """An image of an image file, a PDF page or a video frame (like HippoCamp's return_img).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Timeline(self, request, context):
         """Files and units in a time range, grouped by day and then by folder.
         """
@@ -155,6 +167,11 @@ def add_DentateServicer_to_server(servicer, server):
                     servicer.Stats,
                     request_deserializer=dentate_dot_v1_dot_dentate__pb2.StatsRequest.FromString,
                     response_serializer=dentate_dot_v1_dot_dentate__pb2.StatsResponse.SerializeToString,
+            ),
+            'Render': grpc.unary_unary_rpc_method_handler(
+                    servicer.Render,
+                    request_deserializer=dentate_dot_v1_dot_dentate__pb2.RenderRequest.FromString,
+                    response_serializer=dentate_dot_v1_dot_dentate__pb2.RenderResponse.SerializeToString,
             ),
             'Timeline': grpc.unary_unary_rpc_method_handler(
                     servicer.Timeline,
@@ -324,6 +341,33 @@ class Dentate(object):
             '/dentate.v1.Dentate/Stats',
             dentate_dot_v1_dot_dentate__pb2.StatsRequest.SerializeToString,
             dentate_dot_v1_dot_dentate__pb2.StatsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Render(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/dentate.v1.Dentate/Render',
+            dentate_dot_v1_dot_dentate__pb2.RenderRequest.SerializeToString,
+            dentate_dot_v1_dot_dentate__pb2.RenderResponse.FromString,
             options,
             channel_credentials,
             insecure,
