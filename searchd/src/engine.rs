@@ -358,7 +358,18 @@ impl Engine {
         let intent =
             if switches.time {
                 let reference = self.reference_time(searcher, params.reference_time)?;
-                let intent = crate::timeparse::parse(&params.query, reference);
+                let mut intent = crate::timeparse::parse(&params.query, reference);
+                if intent.range.is_some()
+                    && (params.time_start.is_some() || params.time_end.is_some())
+                {
+                    // An explicit content_time range in the request overrides the dates
+                    // read from the query text.
+                    intent.range = None;
+                    notes.push(
+                        "time: the request's content_time range overrides the query's dates"
+                            .to_string(),
+                    );
+                }
                 if !intent.is_empty() || intent.recurring {
                     notes.push(format!(
                     "time: {:?} (reference {}) → range {}, weekdays {:?}, hours {:?}, routine {}",

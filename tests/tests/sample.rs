@@ -698,6 +698,19 @@ fn search_filters_grouping_and_explain() {
                 .any(|n| n.starts_with("time:") && n.contains("2024-03-01")),
             "{notes:?}"
         );
+        request.content_time = Some(pb::TimeRange {
+            start: 1_700_000_000,
+            end: 0,
+        });
+        let reply = client.search(request.clone()).await.unwrap().into_inner();
+        let notes = reply.explain.unwrap().notes;
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("overrides the query's dates")),
+            "{notes:?}"
+        );
+        request.content_time = None;
         request.disable_planner = vec!["time".into()];
         let reply = client.search(request.clone()).await.unwrap().into_inner();
         assert!(reply
