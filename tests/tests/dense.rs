@@ -73,14 +73,17 @@ fn sigkill_during_embedding_then_rerun_gives_the_vectors_of_a_clean_run() {
         "river", "granite", "lantern", "orchard", "violin", "harbour", "meadow", "copper",
         "sparrow", "glacier",
     ];
-    for i in 0..80 {
-        let paragraph: Vec<String> = (0..60)
+    // Enough files for several model batches (64 texts each), so that a kill issued as
+    // soon as the first batch is written lands while later batches are still running.
+    const FILES: usize = 400;
+    for i in 0..FILES {
+        let paragraph: Vec<String> = (0..20)
             .map(|j| {
                 format!(
                     "{} {} {}",
                     words[(i + j) % 10],
                     words[(i * 7 + j * 3) % 10],
-                    j
+                    i * 31 + j
                 )
             })
             .collect();
@@ -93,7 +96,7 @@ fn sigkill_during_embedding_then_rerun_gives_the_vectors_of_a_clean_run() {
     let clean = tempfile::tempdir().unwrap();
     index(profile.path(), clean.path());
     let expected = vectors(clean.path());
-    assert_eq!(expected.len(), 80);
+    assert_eq!(expected.len(), FILES);
 
     // Kill -9 as soon as some (not all) vectors are written.
     let crashed = tempfile::tempdir().unwrap();
@@ -121,7 +124,7 @@ fn sigkill_during_embedding_then_rerun_gives_the_vectors_of_a_clean_run() {
     child.wait().unwrap();
     let partial = vectors(crashed.path()).len();
     assert!(
-        partial > 0 && partial < 80,
+        partial > 0 && partial < FILES,
         "kill landed outside the embedding phase: {partial} vectors"
     );
 
