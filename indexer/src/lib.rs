@@ -6,6 +6,7 @@ pub mod embed;
 pub mod error;
 pub mod gold;
 pub mod manifest;
+pub mod media;
 pub mod ocr;
 pub mod pipeline;
 pub mod schema;

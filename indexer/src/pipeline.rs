@@ -22,6 +22,7 @@ use tantivy::{doc, Index, IndexWriter, TantivyDocument, Term};
 
 use crate::error::IndexError;
 use crate::manifest::{FileRecord, FileStatus, Manifest};
+use crate::media::{MediaStage, MediaSummary, MEDIA_KEY, MEDIA_MARKER};
 use crate::schema::{build_schema, register_analyzers, split_path_words, Fields, SCHEMA_VERSION};
 use crate::store::{IndexInfo, IndexLayout, FORMAT_NAME};
 use crate::walk::{walk, WalkedFile};
@@ -51,6 +52,11 @@ pub struct IndexOptions {
     /// OCR of images (PP-OCRv5) with the models of `models_dir`; skipped with a note if
     /// they are missing.
     pub ocr: bool,
+    /// Speech recognition of audio and video, and on-screen text of video frames (see
+    /// [`crate::media`]); skipped with a note if ffmpeg or the models are missing.
+    pub media: bool,
+    /// Give up on decoding one audio/video file after this long.
+    pub media_timeout: Duration,
 }
 
 impl IndexOptions {
@@ -69,6 +75,8 @@ impl IndexOptions {
             embed: true,
             gold_dir: None,
             ocr: true,
+            media: true,
+            media_timeout: Duration::from_secs(600),
         }
     }
 }
@@ -134,6 +142,9 @@ pub struct RunSummary {
     /// OCR of images in this run.
     #[serde(default)]
     pub ocr: OcrSummary,
+    /// Speech and on-screen text of audio and video in this run.
+    #[serde(default)]
+    pub media: MediaSummary,
 }
 
 /// What the embedding phase did.
@@ -215,6 +226,9 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     };
     summary.gold = gold.summary.clone();
     let ocr = Ocr::new(options);
+    let media = options
+        .media
+        .then(|| MediaStage::new(&options.models_dir, options.threads, options.media_timeout));
     let mut seen: HashSet<String> = HashSet::new();
     let mut to_convert: Vec<&WalkedFile> = Vec::new();
     let mut issue_records = Vec::new();
@@ -227,7 +241,8 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                     && record.converter_version == converters::CONVERTER_VERSION
                     && record.extra.get(crate::gold::GOLD_HASH_KEY)
                         == gold.hash_of(&file.rel_path)
-                    && !ocr_missing(ocr.as_ref(), record) =>
+                    && !ocr_missing(ocr.as_ref(), record)
+                    && !media_missing(media.as_ref(), record) =>
             {
                 summary.unchanged += 1;
             }
@@ -289,7 +304,13 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                     let previous = known.get(&file.rel_path);
                     let converted = match gold.by_path.get(&file.rel_path) {
                         Some(entry) => convert_gold(file, entry),
-                        None => convert_file(file, previous, options.file_timeout, ocr.as_ref()),
+                        None => convert_file(
+                            file,
+                            previous,
+                            options.file_timeout,
+                            ocr.as_ref(),
+                            media.as_ref(),
+                        ),
                     };
                     progress.file_done(&file.rel_path);
                     converted
@@ -416,6 +437,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
         })
         .collect();
     summary.ocr = Ocr::summary(ocr.as_ref());
+    summary.media = MediaStage::summary(media.as_ref());
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
 }
@@ -576,6 +598,7 @@ fn convert_file(
     previous: Option<&FileRecord>,
     timeout: Duration,
     ocr: Option<&Ocr>,
+    media: Option<&MediaStage>,
 ) -> Converted {
     let mtime = mtime_of(file.mtime_ns);
     let (file_type, bytes) = match read_file(file) {
@@ -606,6 +629,7 @@ fn convert_file(
             && previous.status == FileStatus::Indexed
             && previous.unit_count > 0
             && !ocr_missing(ocr, previous)
+            && !media_missing(media, previous)
         {
             let mut record = previous.clone();
             record.mtime_ns = file.mtime_ns;
@@ -617,7 +641,7 @@ fn convert_file(
             };
         }
     }
-    convert_bytes(
+    let mut converted = convert_bytes(
         &file.rel_path,
         None,
         file_type,
@@ -628,7 +652,72 @@ fn convert_file(
         timeout,
         0,
         ocr,
-    )
+    );
+    if let Some(media) = media.filter(|m| m.available()) {
+        if matches!(file_type, FileType::Audio | FileType::Video)
+            && converted.record.status == FileStatus::Indexed
+        {
+            analyse_media(media, ocr, file, &mut converted);
+        }
+    }
+    converted
+}
+
+/// Adds the speech and screen units of an audio/video file (see [`crate::media`]).
+fn analyse_media(
+    media: &MediaStage,
+    ocr: Option<&Ocr>,
+    file: &WalkedFile,
+    converted: &mut Converted,
+) {
+    let record = &mut converted.record;
+    let created = record
+        .created
+        .as_deref()
+        .and_then(|t| DateTime::parse_from_rfc3339(t).ok());
+    let engine = ocr.and_then(Ocr::engine);
+    let before = converted.units.len();
+    let note = media.apply(
+        &file.abs_path,
+        file_type_is_video(record),
+        created,
+        engine,
+        &mut converted.units,
+    );
+    record
+        .extra
+        .insert(MEDIA_KEY.to_string(), MEDIA_MARKER.to_string());
+    if let Some(note) = note {
+        // The metadata unit stays; the file is listed as damaged with ffmpeg's reason.
+        tracing::warn!(path = %record.path, note = %note, "media analysis incomplete");
+        let damage = match record.extra.get(converters::unit::DAMAGE_KEY) {
+            Some(earlier) => format!("{earlier}; {note}"),
+            None => note,
+        };
+        record
+            .extra
+            .insert(converters::unit::DAMAGE_KEY.to_string(), damage);
+    }
+    for unit in &converted.units[before..] {
+        *record
+            .units_by_kind
+            .entry(unit.kind().as_str().to_string())
+            .or_default() += 1;
+    }
+    record.unit_count = converted.units.len() as u32;
+}
+
+fn file_type_is_video(record: &FileRecord) -> bool {
+    record.file_type == FileType::Video.as_str()
+}
+
+/// An indexed audio/video file that a run with the media models has not analysed yet.
+fn media_missing(media: Option<&MediaStage>, record: &FileRecord) -> bool {
+    media.is_some_and(|m| m.missing(&record.extra))
+        && record.status == FileStatus::Indexed
+        && record.parent_path.is_none()
+        && (record.file_type == FileType::Audio.as_str()
+            || record.file_type == FileType::Video.as_str())
 }
 
 /// BLAKE3 of the bytes read (the whole file, or the head of a media file plus its size).
@@ -1147,15 +1236,7 @@ impl Ocr {
                 .insert(OCR_KEY.to_string(), OCR_MARKER.to_string());
             return;
         }
-        let engine = self.engine.get_or_init(|| {
-            crate::ocr::OcrEngine::load(&self.models_dir, self.threads)
-                .map(std::sync::Mutex::new)
-                .map_err(|error| {
-                    tracing::warn!(error = %error, "OCR disabled for this run");
-                    error.to_string()
-                })
-        });
-        let Ok(engine) = engine else { return };
+        let Some(engine) = self.engine() else { return };
         let started = Instant::now();
         record
             .extra
@@ -1202,6 +1283,24 @@ impl Ocr {
         unit.text.push_str("\nText in image:\n");
         unit.text.push_str(&text);
         unit.fields.insert(OCR_KEY.to_string(), text);
+    }
+
+    /// The engine, loaded on first use; `None` if the models are missing or broken.
+    fn engine(&self) -> Option<&std::sync::Mutex<crate::ocr::OcrEngine>> {
+        if !self.available {
+            return None;
+        }
+        self.engine
+            .get_or_init(|| {
+                crate::ocr::OcrEngine::load(&self.models_dir, self.threads)
+                    .map(std::sync::Mutex::new)
+                    .map_err(|error| {
+                        tracing::warn!(error = %error, "OCR disabled for this run");
+                        error.to_string()
+                    })
+            })
+            .as_ref()
+            .ok()
     }
 
     fn summary(ocr: Option<&Ocr>) -> OcrSummary {

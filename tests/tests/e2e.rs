@@ -10,6 +10,7 @@ mod broken;
 mod dense;
 mod gold;
 mod incremental;
+mod media;
 mod ocr;
 mod planner;
 mod realworld;

@@ -97,6 +97,41 @@ async fn realworld_corpus_acceptance() {
         "{reply}"
     );
 
+    // Speech and on-screen text (when ffmpeg and the models are there).
+    if first["media"]["status"] == "done" {
+        let (status, reply) = daemon.post(
+            "/retrieve",
+            r#"{"query": "ask not what your country can do for you", "top_k": 3, "mode": "lexical"}"#,
+        );
+        assert_eq!(status, 200, "{reply}");
+        let top = &reply["results"][0];
+        let path = top["metadata"]["file_path"].as_str().unwrap_or_default();
+        assert!(path.starts_with("Audio/Speeches/jfk."), "{reply}");
+        let text = top["text"].as_str().unwrap_or_default().to_lowercase();
+        assert!(text.contains("ask not what your country"), "{reply}");
+        // The phrase is spoken from about 3.5 s to 7.5 s.
+        let start = top["metadata"]["start"].as_f64().unwrap();
+        let end = top["metadata"]["end"].as_f64().unwrap();
+        assert!(start <= 3.5 && end >= 7.5, "{reply}");
+
+        let (status, reply) = daemon.post(
+            "/retrieve",
+            r#"{"query": "Photo JPEG 25 fps", "top_k": 3, "mode": "lexical"}"#,
+        );
+        assert_eq!(status, 200, "{reply}");
+        assert_eq!(
+            reply["results"][0]["metadata"]["file_path"],
+            "Video/test pattern timecode (no audio).mp4",
+            "{reply}"
+        );
+        assert!(
+            reply["results"][0]["metadata"]["start"].as_f64().is_some(),
+            "{reply}"
+        );
+    } else {
+        eprintln!("note: media analysis {}", first["media"]);
+    }
+
     // Second run on the unchanged profile: under 5% of the first run's time.
     let started = Instant::now();
     let second = index_with(&profile, index_dir.path(), &["--no-embed"]);

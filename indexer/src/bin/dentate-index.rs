@@ -42,9 +42,15 @@ struct Cli {
     /// Skip dense embeddings (lexical search only).
     #[arg(long)]
     no_embed: bool,
-    /// Skip OCR of images.
+    /// Skip OCR of images (and of video frames).
     #[arg(long)]
     no_ocr: bool,
+    /// Skip speech recognition and video frames (audio/video keep their metadata unit).
+    #[arg(long)]
+    no_media: bool,
+    /// Give up on analysing one audio/video file after this many seconds.
+    #[arg(long, default_value_t = 600)]
+    media_timeout: u64,
     /// HippoCamp "Gold" folder: one parsed-text JSON per source file
     /// (`{"file_info": {"file_path": …}, "summary": …, "segments": [{"content", "page" |
     /// "start"/"end"}]}`), read recursively. A Gold file matched to a profile file (by
@@ -110,6 +116,8 @@ fn main() -> anyhow::Result<()> {
     options.commit_interval = Duration::from_secs(cli.commit_interval);
     options.embed = !cli.no_embed;
     options.ocr = !cli.no_ocr;
+    options.media = !cli.no_media;
+    options.media_timeout = Duration::from_secs(cli.media_timeout.max(1));
     if let Some(models) = &cli.models {
         options.models_dir = models.clone();
     }
@@ -194,6 +202,28 @@ fn print_summary(summary: &RunSummary) {
         status => println!(
             "ocr {status}: {}",
             ocr.message.as_deref().unwrap_or("no reason given")
+        ),
+    }
+    let media = &summary.media;
+    match media.status.as_str() {
+        "done" => println!(
+            "media: {} files, {:.0} s of audio → {} speech segments, {:.0} s of video → {} screen-text runs ({} frames read); worker time: decode {:.1} s, VAD {:.1} s, Whisper {:.1} s (encoder {:.1} s), frame OCR {:.1} s",
+            media.files,
+            media.audio_seconds,
+            media.speech_units,
+            media.video_seconds,
+            media.screen_units,
+            media.frames_ocr,
+            media.decode_seconds,
+            media.vad_seconds,
+            media.asr_encoder_seconds + media.asr_decoder_seconds,
+            media.asr_encoder_seconds,
+            media.ocr_seconds
+        ),
+        "unused" | "" => {}
+        status => println!(
+            "media {status}: {}",
+            media.message.as_deref().unwrap_or("no reason given")
         ),
     }
     if !summary.units_by_kind.is_empty() {

@@ -1,0 +1,559 @@
+//! Audio and video content: speech windows (Silero VAD + Whisper) and on-screen text of
+//! video frames (1 fps, perceptual-hash deduplication, PP-OCRv5), turned into units with
+//! time locators.
+//!
+//! The converters give every audio/video file one metadata unit from its headers; this
+//! stage, run by the indexer for files on disk, adds:
+//!
+//! * one unit per recognised speech segment (`track` = `speech`), with its start and end
+//!   in milliseconds; Whisper's timestamps cut each VAD window (≤ 30 s) into segments;
+//! * for videos, one unit per run of consecutive seconds showing the same text
+//!   (`track` = `screen`); a frame whose perceptual hash is within
+//!   [`frames::DUPLICATE_DISTANCE`] bits of the last frame read is not read again but
+//!   carries that frame's text.
+//!
+//! Decoding is done by the system's ffmpeg ([`decode`]), bounded in time per file.
+
+pub mod decode;
+pub mod frames;
+pub mod vad;
+pub mod whisper;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, FixedOffset};
+use converters::unit::{Locator, Unit, UnitKind};
+use ort::session::Session;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::ocr::OcrEngine;
+
+/// Key in `FileRecord.extra` of audio/video files whose content was analysed; the value
+/// names the models, so a run with (other) models available redoes the others.
+pub const MEDIA_KEY: &str = "media";
+/// Value of [`MEDIA_KEY`].
+pub const MEDIA_MARKER: &str = "silero6+whisper-tiny.en+ppocrv5";
+/// Longest stretch of a file that is analysed.
+pub const MAX_MEDIA_SECONDS: u32 = 4 * 3600;
+/// Field of a media unit saying where its text comes from: `speech` or `screen`.
+pub const TRACK_KEY: &str = "track";
+/// Speech segments are joined into sentences of at most this many seconds.
+pub const MAX_SENTENCE_S: f64 = 15.0;
+/// A pause this long (s) ends a sentence.
+const SENTENCE_PAUSE_S: f64 = 2.0;
+
+#[derive(Debug, Error)]
+pub enum MediaError {
+    #[error("model file {path} is missing; run scripts/fetch-models (or point DENTATE_MODELS / --models at the folder it fills)")]
+    MissingModel { path: PathBuf },
+    #[error("cannot load ONNX Runtime: {0}")]
+    Runtime(String),
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("model error: {0}")]
+    Model(String),
+    #[error(transparent)]
+    Decode(#[from] decode::DecodeError),
+}
+
+impl From<ort::Error> for MediaError {
+    fn from(error: ort::Error) -> MediaError {
+        MediaError::Model(error.to_string())
+    }
+}
+
+fn require(path: PathBuf) -> Result<PathBuf, MediaError> {
+    if path.exists() {
+        Ok(path)
+    } else {
+        Err(MediaError::MissingModel { path })
+    }
+}
+
+fn session(
+    environment: &ort::environment::Environment,
+    path: &Path,
+    threads: usize,
+) -> Result<Session, MediaError> {
+    let model = |e: ort::Error| MediaError::Model(format!("{}: {e}", path.display()));
+    Session::builder(environment)
+        .map_err(model)?
+        .with_intra_threads(threads.max(1))
+        .map_err(|e| model(e.into()))?
+        .with_inter_threads(1)
+        .map_err(|e| model(e.into()))?
+        .with_config_entry("session.intra_op.allow_spinning", "0")
+        .map_err(|e| model(e.into()))?
+        .with_config_entry("session.inter_op.allow_spinning", "0")
+        .map_err(|e| model(e.into()))?
+        .commit_from_file(path)
+        .map_err(model)
+}
+
+/// The speech models.
+pub struct Speech {
+    vad: vad::Vad,
+    whisper: whisper::Whisper,
+}
+
+impl Speech {
+    pub fn load(models_dir: &Path, threads: usize) -> Result<Speech, MediaError> {
+        let environment = crate::embed::runtime(models_dir).map_err(|e| match e {
+            crate::embed::EmbedError::MissingModel { path } => MediaError::MissingModel { path },
+            other => MediaError::Runtime(other.to_string()),
+        })?;
+        Ok(Speech {
+            vad: vad::Vad::load(&environment, models_dir)?,
+            whisper: whisper::Whisper::load(&environment, models_dir, threads)?,
+        })
+    }
+
+    /// Speech segments of 16 kHz mono `samples`, with absolute times.
+    pub fn transcribe(
+        &mut self,
+        samples: &[f32],
+        stats: &mut MediaSummary,
+    ) -> Result<Vec<whisper::Segment>, MediaError> {
+        let started = Instant::now();
+        let probabilities = self.vad.probabilities(samples)?;
+        let total_ms = (samples.len() as u64 * 1000) / decode::SAMPLE_RATE as u64;
+        let windows = vad::windows(
+            &vad::speech_segments(&probabilities, total_ms),
+            &probabilities,
+        );
+        stats.vad_seconds += started.elapsed().as_secs_f64();
+        let mut segments = Vec::new();
+        let at = |ms: u64| (ms as usize * decode::SAMPLE_RATE / 1000).min(samples.len());
+        for window in windows {
+            let mut start_ms = window.start_ms;
+            // A window is re-entered where a decode stopped early (Whisper's seek).
+            while window.end_ms.saturating_sub(start_ms) >= 500 {
+                let transcript = self
+                    .whisper
+                    .transcribe(&samples[at(start_ms)..at(window.end_ms)])?;
+                stats.asr_windows += 1;
+                stats.asr_encoder_seconds += transcript.encoder_s;
+                stats.asr_decoder_seconds += transcript.decoder_s;
+                let offset = start_ms as f64 / 1000.0;
+                let window_end = window.end_ms as f64 / 1000.0;
+                segments.extend(transcript.segments.into_iter().map(|s| whisper::Segment {
+                    start_s: offset + s.start_s,
+                    end_s: (offset + s.end_s).min(window_end),
+                    text: s.text,
+                }));
+                match transcript.resume_at {
+                    Some(resume) if resume >= 1.0 => start_ms += (resume * 1000.0) as u64,
+                    _ => break,
+                }
+            }
+        }
+        Ok(segments)
+    }
+}
+
+/// What the media stage did in a run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct MediaSummary {
+    /// `done`, `unused`, `disabled`, `skipped` (models or ffmpeg missing) or `failed`.
+    pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Audio and video files analysed.
+    pub files: u64,
+    /// Seconds of audio decoded and of video frames read.
+    pub audio_seconds: f64,
+    pub video_seconds: f64,
+    /// Units added: speech segments and on-screen text runs.
+    pub speech_units: u64,
+    pub screen_units: u64,
+    /// Frames read by OCR (the others were near-duplicates).
+    pub frames_ocr: u64,
+    /// Worker seconds in each stage.
+    pub decode_seconds: f64,
+    pub vad_seconds: f64,
+    pub asr_windows: u64,
+    pub asr_encoder_seconds: f64,
+    pub asr_decoder_seconds: f64,
+    pub ocr_seconds: f64,
+}
+
+impl MediaSummary {
+    fn add(&mut self, other: &MediaSummary) {
+        self.files += other.files;
+        self.audio_seconds += other.audio_seconds;
+        self.video_seconds += other.video_seconds;
+        self.speech_units += other.speech_units;
+        self.screen_units += other.screen_units;
+        self.frames_ocr += other.frames_ocr;
+        self.decode_seconds += other.decode_seconds;
+        self.vad_seconds += other.vad_seconds;
+        self.asr_windows += other.asr_windows;
+        self.asr_encoder_seconds += other.asr_encoder_seconds;
+        self.asr_decoder_seconds += other.asr_decoder_seconds;
+        self.ocr_seconds += other.ocr_seconds;
+    }
+}
+
+/// The run's media stage: models loaded on the first file, shared by the workers.
+pub struct MediaStage {
+    models_dir: PathBuf,
+    threads: usize,
+    ffmpeg: decode::Ffmpeg,
+    /// ffmpeg runs and the speech models are present.
+    available: Result<(), String>,
+    speech: OnceLock<Result<Mutex<Speech>, String>>,
+    stats: Mutex<MediaSummary>,
+}
+
+impl MediaStage {
+    pub fn new(models_dir: &Path, threads: usize, timeout: Duration) -> MediaStage {
+        let ffmpeg = decode::Ffmpeg::new(timeout);
+        let wanted = [
+            models_dir.join("vad").join("silero_vad.onnx"),
+            models_dir.join("whisper-tiny-en").join("encoder.onnx"),
+            models_dir.join("whisper-tiny-en").join("decoder.onnx"),
+        ];
+        let available = if !ffmpeg.available() {
+            Err("ffmpeg is not installed (apt-get install ffmpeg)".to_string())
+        } else if let Some(missing) = wanted.iter().find(|p| !p.exists()) {
+            Err(format!(
+                "{} is missing; run scripts/fetch-models",
+                missing.display()
+            ))
+        } else {
+            Ok(())
+        };
+        MediaStage {
+            models_dir: models_dir.to_path_buf(),
+            threads: threads.max(1),
+            ffmpeg,
+            available,
+            speech: OnceLock::new(),
+            stats: Mutex::new(MediaSummary::default()),
+        }
+    }
+
+    pub fn available(&self) -> bool {
+        self.available.is_ok()
+    }
+
+    /// Whether an indexed audio/video record still lacks this stage's analysis.
+    pub fn missing(&self, extra: &BTreeMap<String, String>) -> bool {
+        self.available() && extra.get(MEDIA_KEY).map(String::as_str) != Some(MEDIA_MARKER)
+    }
+
+    /// Analyses one file: appends its speech and screen units. Problems are logged and
+    /// returned as a note (the file stays indexed with what it has).
+    pub fn apply(
+        &self,
+        path: &Path,
+        video: bool,
+        created: Option<DateTime<FixedOffset>>,
+        ocr: Option<&Mutex<OcrEngine>>,
+        units: &mut Vec<Unit>,
+    ) -> Option<String> {
+        if self.available.is_err() {
+            return None;
+        }
+        let mut stats = MediaSummary {
+            files: 1,
+            ..MediaSummary::default()
+        };
+        let mut notes = Vec::new();
+        // Speech.
+        let started = Instant::now();
+        match self.ffmpeg.audio(path, MAX_MEDIA_SECONDS) {
+            Ok(samples) => {
+                stats.decode_seconds += started.elapsed().as_secs_f64();
+                stats.audio_seconds += samples.len() as f64 / decode::SAMPLE_RATE as f64;
+                match self.speech_units(&samples, created, &mut stats) {
+                    Ok(speech) => units.extend(speech),
+                    Err(error) => notes.push(format!("speech recognition failed: {error}")),
+                }
+            }
+            Err(decode::DecodeError::NoStream(_)) => {}
+            Err(error) => notes.push(format!("audio: {error}")),
+        }
+        // Screen text.
+        if video {
+            match ocr {
+                Some(ocr) => match self.screen_units(path, created, ocr, &mut stats) {
+                    Ok(screen) => units.extend(screen),
+                    Err(MediaError::Decode(decode::DecodeError::NoStream(_))) => {}
+                    Err(error) => notes.push(format!("video: {error}")),
+                },
+                None => {
+                    notes.push("video frames not read: OCR is off or its models are missing".into())
+                }
+            }
+        }
+        self.stats
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .add(&stats);
+        (!notes.is_empty()).then(|| notes.join("; "))
+    }
+
+    fn speech_units(
+        &self,
+        samples: &[f32],
+        created: Option<DateTime<FixedOffset>>,
+        stats: &mut MediaSummary,
+    ) -> Result<Vec<Unit>, MediaError> {
+        if samples.len() < decode::SAMPLE_RATE / 4 {
+            return Ok(Vec::new());
+        }
+        let speech = self.speech.get_or_init(|| {
+            Speech::load(&self.models_dir, self.threads)
+                .map(Mutex::new)
+                .map_err(|error| {
+                    tracing::warn!(error = %error, "speech recognition disabled for this run");
+                    error.to_string()
+                })
+        });
+        let speech = speech.as_ref().map_err(|e| MediaError::Model(e.clone()))?;
+        let segments = {
+            let mut speech = speech.lock().unwrap_or_else(|e| e.into_inner());
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                speech.transcribe(samples, stats)
+            }))
+            .map_err(|_| MediaError::Model("speech recognition panicked".into()))??
+        };
+        let segments = sentences(segments);
+        stats.speech_units += segments.len() as u64;
+        Ok(segments
+            .into_iter()
+            .map(|s| {
+                let (start_ms, end_ms) = ((s.start_s * 1000.0) as u64, (s.end_s * 1000.0) as u64);
+                media_unit(start_ms, end_ms, "speech", s.text, created)
+            })
+            .collect())
+    }
+
+    fn screen_units(
+        &self,
+        path: &Path,
+        created: Option<DateTime<FixedOffset>>,
+        ocr: &Mutex<OcrEngine>,
+        stats: &mut MediaSummary,
+    ) -> Result<Vec<Unit>, MediaError> {
+        let mut texts: Vec<String> = Vec::new();
+        let mut last_read: Option<(u64, String)> = None;
+        let mut failure = None;
+        let started = Instant::now();
+        let mut ocr_seconds = 0.0;
+        let mut frames_ocr = 0;
+        let decoded = self.ffmpeg.frames(path, MAX_MEDIA_SECONDS, |_, frame| {
+            let hash = frames::phash(&frame);
+            let text = match &last_read {
+                Some((h, text)) if frames::distance(*h, hash) <= frames::DUPLICATE_DISTANCE => {
+                    text.clone()
+                }
+                _ => {
+                    let read = Instant::now();
+                    let image = image::DynamicImage::ImageRgb8(frame);
+                    let lines = {
+                        let mut engine = ocr.lock().unwrap_or_else(|e| e.into_inner());
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            engine.recognize(&image)
+                        }))
+                    };
+                    ocr_seconds += read.elapsed().as_secs_f64();
+                    frames_ocr += 1;
+                    let text = match lines {
+                        Ok(Ok(lines)) => lines
+                            .iter()
+                            .map(|l| l.text.trim())
+                            .filter(|t| !t.is_empty())
+                            .collect::<Vec<_>>()
+                            .join("\n"),
+                        Ok(Err(error)) => {
+                            failure = Some(error.to_string());
+                            return false;
+                        }
+                        Err(_) => {
+                            failure = Some("OCR panicked".to_string());
+                            return false;
+                        }
+                    };
+                    last_read = Some((hash, text.clone()));
+                    text
+                }
+            };
+            texts.push(text);
+            true
+        });
+        stats.ocr_seconds += ocr_seconds;
+        stats.frames_ocr += frames_ocr;
+        stats.decode_seconds += (started.elapsed().as_secs_f64() - ocr_seconds).max(0.0);
+        stats.video_seconds += texts.len() as f64;
+        decoded?;
+        if let Some(failure) = failure {
+            return Err(MediaError::Model(failure));
+        }
+        let runs = frames::text_runs(&texts);
+        stats.screen_units += runs.len() as u64;
+        Ok(runs
+            .into_iter()
+            .map(|run| {
+                let text = format!("On screen: {}", run.text);
+                let mut unit = media_unit(
+                    run.first as u64 * 1000,
+                    (run.last as u64 + 1) * 1000,
+                    "screen",
+                    text,
+                    created,
+                );
+                unit.fields
+                    .insert("frames".into(), (run.last - run.first + 1).to_string());
+                unit
+            })
+            .collect())
+    }
+
+    pub fn summary(stage: Option<&MediaStage>) -> MediaSummary {
+        let Some(stage) = stage else {
+            return MediaSummary {
+                status: "disabled".into(),
+                ..MediaSummary::default()
+            };
+        };
+        let mut summary = stage
+            .stats
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        match (&stage.available, stage.speech.get()) {
+            (Err(why), _) => {
+                summary.status = "skipped".into();
+                summary.message = Some(why.clone());
+            }
+            (Ok(()), Some(Err(error))) => {
+                summary.status = "failed".into();
+                summary.message = Some(error.clone());
+            }
+            (Ok(()), _) if summary.files == 0 => summary.status = "unused".into(),
+            (Ok(()), _) => summary.status = "done".into(),
+        }
+        summary
+    }
+}
+
+/// Joins Whisper's segments (often half-sentences) into sentences: a unit ends at
+/// closing punctuation, at a pause of [`SENTENCE_PAUSE_S`], or before it would exceed
+/// [`MAX_SENTENCE_S`].
+pub fn sentences(segments: Vec<whisper::Segment>) -> Vec<whisper::Segment> {
+    let mut out: Vec<whisper::Segment> = Vec::new();
+    let mut open = false;
+    for segment in segments {
+        match out.last_mut() {
+            Some(last)
+                if open
+                    && segment.start_s - last.end_s < SENTENCE_PAUSE_S
+                    && segment.end_s - last.start_s <= MAX_SENTENCE_S =>
+            {
+                last.end_s = segment.end_s;
+                last.text.push(' ');
+                last.text.push_str(&segment.text);
+            }
+            _ => out.push(segment),
+        }
+        let text = out.last().map(|s| s.text.trim_end()).unwrap_or_default();
+        open = !text.ends_with(['.', '?', '!', '。', '？', '！']);
+    }
+    out
+}
+
+/// "m:ss" of milliseconds.
+pub fn clock(ms: u64) -> String {
+    let s = ms / 1000;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+fn media_unit(
+    start_ms: u64,
+    end_ms: u64,
+    track: &str,
+    text: String,
+    created: Option<DateTime<FixedOffset>>,
+) -> Unit {
+    let locator = Locator {
+        t_start_ms: Some(start_ms),
+        t_end_ms: Some(end_ms.max(start_ms)),
+        ..Locator::default()
+    };
+    let title = format!(
+        "{} {}–{}",
+        if track == "speech" {
+            "Speech"
+        } else {
+            "Screen"
+        },
+        clock(start_ms),
+        clock(end_ms)
+    );
+    let mut unit = Unit::new(UnitKind::Media, locator, text)
+        .with_title(title)
+        .with_time(created);
+    unit.fields.insert(TRACK_KEY.into(), track.into());
+    unit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whisper::Segment;
+    use super::*;
+
+    fn seg(start_s: f64, end_s: f64, text: &str) -> Segment {
+        Segment {
+            start_s,
+            end_s,
+            text: text.to_string(),
+        }
+    }
+
+    #[test]
+    fn half_sentences_are_joined_full_ones_kept_apart() {
+        let joined = sentences(vec![
+            seg(
+                0.0,
+                7.9,
+                "And so my fellow Americans ask not what your country can do for you",
+            ),
+            seg(7.9, 10.6, "ask what you can do for your country."),
+            seg(11.0, 13.0, "Thank you."),
+            seg(13.0, 20.0, "A long clause without an end"),
+            seg(20.0, 29.0, "that goes on past the limit"),
+            seg(33.0, 35.0, "after a pause"),
+        ]);
+        let spans: Vec<(f64, f64)> = joined.iter().map(|s| (s.start_s, s.end_s)).collect();
+        assert_eq!(
+            spans,
+            vec![
+                (0.0, 10.6),
+                (11.0, 13.0),
+                (13.0, 20.0),
+                (20.0, 29.0),
+                (33.0, 35.0)
+            ]
+        );
+        assert!(joined[0].text.contains("for you ask what"));
+    }
+
+    #[test]
+    fn clock_formats() {
+        assert_eq!(clock(65_000), "1:05");
+        assert_eq!(clock(3_725_000), "1:02:05");
+    }
+}

@@ -1,0 +1,457 @@
+//! Speech recognition with Whisper tiny.en, run by ONNX Runtime.
+//!
+//! The weights come from a CTranslate2 package on PyPI; `scripts/convert-whisper` turns
+//! them into two ONNX graphs (see that script for the exact contract):
+//!
+//! * `encoder.onnx`: 30 s of 16 kHz audio → log-mel (computed inside the graph) →
+//!   encoder → every decoder layer's cross-attention keys and values;
+//! * `decoder.onnx`: one token + the self-attention cache → next-token logits + the
+//!   grown cache.
+//!
+//! Decoding is greedy with Whisper's own logit rules: the tokens of `suppress_ids`,
+//! blank/end at the first step, and the timestamp rules (timestamps come in pairs, never
+//! decrease, the first one is at most 1 s, and a timestamp is forced when timestamps
+//! together are likelier than any text token). The timestamps cut the window's
+//! transcript into segments with start and end times. A window whose first step puts the
+//! `<|nocaptions|>` probability above [`NO_SPEECH_THRESHOLD`] is treated as silence, and a
+//! decode that starts repeating itself is cut short.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use ort::session::Session;
+use ort::value::{DynValue, Tensor};
+
+use super::MediaError;
+
+/// Samples of one encoder input (30 s at 16 kHz).
+pub const WINDOW_SAMPLES: usize = 480_000;
+/// Seconds per timestamp token step.
+const TIMESTAMP_STEP_S: f64 = 0.02;
+/// Most tokens sampled per window (half the text context, as Whisper does).
+const MAX_TOKENS: usize = 224;
+/// Latest first timestamp (in steps of 20 ms).
+const MAX_INITIAL_TIMESTAMP: u32 = 50;
+/// Windows whose no-speech probability is above this, and whose tokens have a mean log
+/// probability below [`LOGPROB_THRESHOLD`], are silence (Whisper's rule).
+pub const NO_SPEECH_THRESHOLD: f32 = 0.6;
+pub const LOGPROB_THRESHOLD: f32 = -1.0;
+
+/// One recognised stretch of speech, times relative to the window start.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Segment {
+    pub start_s: f64,
+    pub end_s: f64,
+    pub text: String,
+}
+
+/// What one window gave.
+#[derive(Debug, Clone, Default)]
+pub struct Transcript {
+    pub segments: Vec<Segment>,
+    /// Probability of `<|nocaptions|>` at the first step.
+    pub no_speech: f32,
+    /// Mean log probability of the sampled tokens.
+    pub avg_logprob: f32,
+    /// The decode stopped at this time (s) before the end of the audio, with speech
+    /// still to come: transcribe again from here.
+    pub resume_at: Option<f64>,
+    /// Seconds in the encoder and the decoder.
+    pub encoder_s: f64,
+    pub decoder_s: f64,
+}
+
+struct Special {
+    eot: u32,
+    sot: u32,
+    no_speech: u32,
+    no_timestamps: u32,
+    timestamp_begin: u32,
+}
+
+/// The loaded recogniser.
+pub struct Whisper {
+    encoder: Session,
+    decoder: Session,
+    /// Token strings in GPT-2's byte-to-unicode alphabet (specials as written).
+    vocab: Vec<String>,
+    special: Special,
+    suppress: Vec<u32>,
+    suppress_begin: Vec<u32>,
+    layers: usize,
+    heads: usize,
+    head_dim: usize,
+}
+
+impl Whisper {
+    /// Loads `<models>/whisper-tiny-en/{encoder,decoder}.onnx` and the tokenizer and
+    /// configuration that came with the weights.
+    pub fn load(
+        environment: &ort::environment::Environment,
+        models_dir: &Path,
+        threads: usize,
+    ) -> Result<Whisper, MediaError> {
+        let dir = models_dir.join("whisper-tiny-en");
+        let encoder = super::require(dir.join("encoder.onnx"))?;
+        let decoder = super::require(dir.join("decoder.onnx"))?;
+        let tokenizer = super::require(dir.join("ct2").join("tokenizer.json"))?;
+        let config = super::require(dir.join("ct2").join("config.json"))?;
+        let (vocab, ids) = read_vocab(&tokenizer)?;
+        let id = |name: &str| {
+            ids.get(name).copied().ok_or_else(|| {
+                MediaError::Model(format!("{}: no token {name}", tokenizer.display()))
+            })
+        };
+        let no_timestamps = id("<|notimestamps|>")?;
+        let special = Special {
+            eot: id("<|endoftext|>")?,
+            sot: id("<|startoftranscript|>")?,
+            no_speech: id("<|nocaptions|>").or_else(|_| id("<|nospeech|>"))?,
+            no_timestamps,
+            timestamp_begin: no_timestamps + 1,
+        };
+        let config: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&config).map_err(|source| MediaError::Io {
+                path: config.clone(),
+                source,
+            })?)
+            .map_err(|e| MediaError::Model(format!("{}: {e}", config.display())))?;
+        let list = |key: &str| -> Vec<u32> {
+            config[key]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_u64())
+                        .map(|v| v as u32)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        Ok(Whisper {
+            encoder: super::session(environment, &encoder, threads)?,
+            decoder: super::session(environment, &decoder, 1)?,
+            vocab,
+            special,
+            suppress: list("suppress_ids"),
+            suppress_begin: list("suppress_ids_begin"),
+            layers: 4,
+            heads: 6,
+            head_dim: 64,
+        })
+    }
+
+    /// Transcribes up to 30 s of 16 kHz mono audio.
+    pub fn transcribe(&mut self, samples: &[f32]) -> Result<Transcript, MediaError> {
+        let started = std::time::Instant::now();
+        let mut audio = samples[..samples.len().min(WINDOW_SAMPLES)].to_vec();
+        let duration_s = audio.len() as f64 / super::decode::SAMPLE_RATE as f64;
+        audio.resize(WINDOW_SAMPLES, 0.0);
+        let mut encoded = self
+            .encoder
+            .run(ort::inputs!["audio" => Tensor::from_array(([1usize, WINDOW_SAMPLES], audio))?])?;
+        let take = |outputs: &mut ort::session::SessionOutputs, name: &str| {
+            outputs
+                .remove(name)
+                .ok_or_else(|| MediaError::Model(format!("encoder has no output {name}")))
+        };
+        let cross_k: DynValue = take(&mut encoded, "cross_k")?;
+        let cross_v: DynValue = take(&mut encoded, "cross_v")?;
+        drop(encoded);
+        let encoder_s = started.elapsed().as_secs_f64();
+
+        let started = std::time::Instant::now();
+        let empty = [self.layers, 1, self.heads, 0, self.head_dim];
+        let mut self_k: DynValue = Tensor::from_array((empty, Vec::<f32>::new()))?.into_dyn();
+        let mut self_v: DynValue = Tensor::from_array((empty, Vec::<f32>::new()))?.into_dyn();
+        let mut tokens: Vec<u32> = Vec::new();
+        let mut next = self.special.sot;
+        let mut no_speech = 0f32;
+        let mut sum_logprob = 0f32;
+        let mut finished = false;
+        for step in 0..=MAX_TOKENS {
+            let mut outputs = self.decoder.run(ort::inputs![
+                "token" => Tensor::from_array(([1usize, 1], vec![next as i64]))?,
+                "self_k" => &self_k,
+                "self_v" => &self_v,
+                "cross_k" => &cross_k,
+                "cross_v" => &cross_v,
+            ])?;
+            let mut logits = {
+                let (_, logits) = outputs["logits"].try_extract_tensor::<f32>()?;
+                logits.to_vec()
+            };
+            self_k = take(&mut outputs, "new_self_k")?;
+            self_v = take(&mut outputs, "new_self_v")?;
+            drop(outputs);
+            if step == 0 {
+                no_speech = softmax_at(&logits, self.special.no_speech);
+            }
+            if step == MAX_TOKENS {
+                break;
+            }
+            self.apply_rules(&tokens, &mut logits);
+            let token = argmax(&logits);
+            sum_logprob += softmax_at(&logits, token).max(1e-30).ln();
+            if token == self.special.eot {
+                finished = true;
+                break;
+            }
+            tokens.push(token);
+            if repeating(&tokens) {
+                break;
+            }
+            next = token;
+        }
+        let avg_logprob = sum_logprob / (tokens.len() + usize::from(finished)).max(1) as f32;
+        let silent = no_speech > NO_SPEECH_THRESHOLD && avg_logprob < LOGPROB_THRESHOLD;
+        let segments = if silent {
+            Vec::new()
+        } else {
+            self.segments(&tokens, duration_s)
+        };
+        // Whisper's seek rule: ending on a timestamp pair (or being cut short) means the
+        // speech after the last timestamp was not transcribed yet.
+        let ts = |t: &u32| *t >= self.special.timestamp_begin;
+        let last_ts = tokens
+            .iter()
+            .rev()
+            .find(|t| ts(t))
+            .map(|&t| (t - self.special.timestamp_begin) as f64 * TIMESTAMP_STEP_S);
+        let pair_at_end = tokens.len() >= 2 && tokens[tokens.len() - 2..].iter().all(ts);
+        let resume_at = match last_ts {
+            Some(at) if !silent && (pair_at_end || !finished) && at < duration_s - 1.0 => Some(at),
+            _ => None,
+        };
+        Ok(Transcript {
+            segments,
+            no_speech,
+            avg_logprob,
+            resume_at,
+            encoder_s,
+            decoder_s: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Whisper's suppression and timestamp rules for the next token after `tokens`.
+    fn apply_rules(&self, tokens: &[u32], logits: &mut [f32]) {
+        let s = &self.special;
+        let ts = s.timestamp_begin as usize;
+        let ninf = f32::NEG_INFINITY;
+        for &id in &self.suppress {
+            if let Some(l) = logits.get_mut(id as usize) {
+                *l = ninf;
+            }
+        }
+        logits[s.no_timestamps as usize] = ninf;
+        if tokens.is_empty() {
+            for &id in &self.suppress_begin {
+                if let Some(l) = logits.get_mut(id as usize) {
+                    *l = ninf;
+                }
+            }
+            // The first token is a timestamp of at most 1 s.
+            logits[..ts].fill(ninf);
+            let last_allowed = (ts + MAX_INITIAL_TIMESTAMP as usize + 1).min(logits.len());
+            logits[last_allowed..].fill(ninf);
+            return;
+        }
+        let is_ts = |t: u32| t >= s.timestamp_begin;
+        let last_was = tokens.last().is_some_and(|&t| is_ts(t));
+        let penultimate_was = tokens.len() < 2 || is_ts(tokens[tokens.len() - 2]);
+        if last_was {
+            if penultimate_was {
+                logits[ts..].fill(ninf);
+            } else {
+                logits[..s.eot as usize].fill(ninf);
+            }
+        }
+        if let Some(&last_ts) = tokens.iter().rev().find(|&&t| is_ts(t)) {
+            let floor = if last_was && !penultimate_was {
+                last_ts
+            } else {
+                last_ts + 1
+            };
+            let end = (floor as usize).min(logits.len());
+            logits[ts..end].fill(ninf);
+        }
+        // Timestamps together likelier than any single text token: take a timestamp.
+        let max = logits.iter().copied().fold(ninf, f32::max);
+        if max.is_finite() {
+            let total: f32 = logits.iter().map(|l| (l - max).exp()).sum();
+            let log_z = max + total.ln();
+            let ts_mass: f32 = logits[ts..].iter().map(|l| (l - max).exp()).sum();
+            let ts_logprob = max + ts_mass.ln() - log_z;
+            let text_max = logits[..ts].iter().copied().fold(ninf, f32::max) - log_z;
+            if ts_logprob > text_max {
+                logits[..ts].fill(ninf);
+            }
+        }
+    }
+
+    /// Cuts the sampled tokens into timed segments.
+    fn segments(&self, tokens: &[u32], duration_s: f64) -> Vec<Segment> {
+        let ts_begin = self.special.timestamp_begin;
+        let time = |t: u32| ((t - ts_begin) as f64 * TIMESTAMP_STEP_S).min(duration_s.max(0.0));
+        let mut segments = Vec::new();
+        let mut start: Option<f64> = None;
+        let mut text_tokens: Vec<u32> = Vec::new();
+        for &t in tokens {
+            if t >= ts_begin {
+                let at = time(t);
+                match start {
+                    Some(s) if !text_tokens.is_empty() => {
+                        segments.push((s, at.max(s), std::mem::take(&mut text_tokens)));
+                        start = None;
+                    }
+                    _ => start = Some(at),
+                }
+            } else if t < self.special.eot {
+                text_tokens.push(t);
+            }
+        }
+        if !text_tokens.is_empty() {
+            // Ran out before the closing timestamp: the segment lasts to the window end.
+            segments.push((start.unwrap_or(0.0), duration_s, text_tokens));
+        }
+        segments
+            .into_iter()
+            .filter_map(|(start_s, end_s, ids)| {
+                let text = self.decode(&ids).trim().to_string();
+                (!text.is_empty()).then_some(Segment {
+                    start_s,
+                    end_s,
+                    text,
+                })
+            })
+            .collect()
+    }
+
+    /// Text of token ids (byte-level BPE).
+    pub fn decode(&self, ids: &[u32]) -> String {
+        let table = unicode_to_byte();
+        let mut bytes = Vec::new();
+        for &id in ids {
+            let Some(piece) = self.vocab.get(id as usize) else {
+                continue;
+            };
+            for ch in piece.chars() {
+                match table.get(&ch) {
+                    Some(&b) => bytes.push(b),
+                    None => {
+                        let mut buffer = [0u8; 4];
+                        bytes.extend_from_slice(ch.encode_utf8(&mut buffer).as_bytes());
+                    }
+                }
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+/// Vocabulary (id → token string) and name → id for the added tokens.
+fn read_vocab(path: &Path) -> Result<(Vec<String>, HashMap<String, u32>), MediaError> {
+    let bytes = std::fs::read(path).map_err(|source| MediaError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let json: serde_json::Value = serde_json::from_slice(&bytes)
+        .map_err(|e| MediaError::Model(format!("{}: {e}", path.display())))?;
+    let bad = || MediaError::Model(format!("{}: no BPE vocabulary", path.display()));
+    let mut entries: Vec<(u32, String)> = json["model"]["vocab"]
+        .as_object()
+        .ok_or_else(bad)?
+        .iter()
+        .filter_map(|(k, v)| Some((v.as_u64()? as u32, k.clone())))
+        .collect();
+    let mut names = HashMap::new();
+    for added in json["added_tokens"].as_array().into_iter().flatten() {
+        if let (Some(id), Some(content)) = (added["id"].as_u64(), added["content"].as_str()) {
+            entries.push((id as u32, content.to_string()));
+            names.insert(content.to_string(), id as u32);
+        }
+    }
+    let size = entries
+        .iter()
+        .map(|(id, _)| *id as usize + 1)
+        .max()
+        .ok_or_else(bad)?;
+    let mut vocab = vec![String::new(); size];
+    for (id, token) in entries {
+        vocab[id as usize] = token;
+    }
+    Ok((vocab, names))
+}
+
+/// GPT-2's reversible byte ↔ printable-unicode map, reversed.
+fn unicode_to_byte() -> &'static HashMap<char, u8> {
+    static TABLE: std::sync::OnceLock<HashMap<char, u8>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let printable = |b: u32| {
+            (33..=126).contains(&b) || (161..=172).contains(&b) || (174..=255).contains(&b)
+        };
+        let mut extra = 0u32;
+        (0u32..256)
+            .map(|b| {
+                let ch = if printable(b) {
+                    b
+                } else {
+                    extra += 1;
+                    255 + extra
+                };
+                (char::from_u32(ch).unwrap_or('?'), b as u8)
+            })
+            .collect()
+    })
+}
+
+fn argmax(values: &[f32]) -> u32 {
+    let mut best = 0;
+    for (i, v) in values.iter().enumerate() {
+        if *v > values[best] {
+            best = i;
+        }
+    }
+    best as u32
+}
+
+fn softmax_at(logits: &[f32], at: u32) -> f32 {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let total: f32 = logits.iter().map(|l| (l - max).exp()).sum();
+    logits
+        .get(at as usize)
+        .map_or(0.0, |l| (l - max).exp() / total)
+}
+
+/// The last few tokens have already come three times in a row (a decoding loop).
+fn repeating(tokens: &[u32]) -> bool {
+    (1..=8).any(|n| {
+        let need = if n == 1 { 6 } else { n * 3 };
+        tokens.len() >= need && {
+            let tail = &tokens[tokens.len() - need..];
+            tail.chunks(n).all(|c| c == &tail[..n])
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_level_alphabet_round_trips() {
+        let table = unicode_to_byte();
+        assert_eq!(table.len(), 256);
+        assert_eq!(table[&'Ġ'], b' ');
+        assert_eq!(table[&'a'], b'a');
+        assert_eq!(table[&'Ċ'], b'\n');
+    }
+
+    #[test]
+    fn detects_decoding_loops() {
+        assert!(repeating(&[5, 6, 7, 6, 7, 6, 7]));
+        assert!(repeating(&[9, 9, 9, 9, 9, 9]));
+        assert!(!repeating(&[9, 9, 9, 9]));
+        assert!(!repeating(&[1, 2, 3, 4, 5, 6, 7]));
+        assert!(!repeating(&[1, 1, 1]));
+    }
+}

@@ -1,0 +1,104 @@
+//! Audio and video content (ffmpeg decoding, Silero VAD, Whisper tiny.en, frame OCR) on
+//! the committed fixtures of `tests/fixtures/media` (see its `generate.sh`): spoken facts
+//! are found with a time window around the sentence, on-screen text with the seconds it
+//! is shown, a truncated video is reported with ffmpeg's reason, and a second run does
+//! no work. Skipped with a note when the models are not fetched.
+
+use serde_json::Value;
+
+use crate::harness::{copy_tree, index_with, repo_root, Daemon};
+
+fn models_ready() -> bool {
+    let models = repo_root().join("models");
+    let ready = [
+        "onnxruntime/libonnxruntime.so",
+        "vad/silero_vad.onnx",
+        "whisper-tiny-en/encoder.onnx",
+        "whisper-tiny-en/decoder.onnx",
+        "ocr/ppocrv5_det.onnx",
+    ]
+    .iter()
+    .all(|f| models.join(f).exists());
+    if !ready {
+        eprintln!("media models missing: skipping (run scripts/fetch-models)");
+    }
+    ready
+}
+
+/// The top lexical hit for `query`: (file path, start s, end s).
+fn top_hit(daemon: &Daemon, query: &str) -> (String, f64, f64, Value) {
+    let body = serde_json::json!({"query": query, "top_k": 3, "mode": "lexical"}).to_string();
+    let (status, reply) = daemon.post("/retrieve", &body);
+    assert_eq!(status, 200, "{reply}");
+    let meta = &reply["results"][0]["metadata"];
+    (
+        meta["file_path"].as_str().unwrap_or_default().to_string(),
+        meta["start"].as_f64().unwrap_or(-1.0),
+        meta["end"].as_f64().unwrap_or(-1.0),
+        reply,
+    )
+}
+
+#[test]
+fn speech_and_screen_text_are_found_with_times() {
+    if !models_ready() {
+        return;
+    }
+    let profile = tempfile::tempdir().unwrap();
+    let fixtures = repo_root().join("tests/fixtures/media");
+    copy_tree(&fixtures, &profile.path().join("Media"));
+    std::fs::remove_file(profile.path().join("Media/generate.sh")).unwrap();
+    let index_dir = tempfile::tempdir().unwrap();
+    let models = repo_root().join("models");
+    let args = ["--no-embed", "--models", models.to_str().unwrap()];
+    let first = index_with(profile.path(), index_dir.path(), &args);
+    let media = &first["media"];
+    assert_eq!(media["status"], "done", "{media}");
+    // truncated.mp4 fails in the converter already (its header is cut).
+    assert_eq!(media["files"], 2, "{media}");
+    assert!(media["speech_units"].as_u64().unwrap() >= 2, "{media}");
+    assert!(media["screen_units"].as_u64().unwrap() >= 2, "{media}");
+    // 8 frames, two pictures: near-duplicates are not read again.
+    assert!(media["frames_ocr"].as_u64().unwrap() < 8, "{media}");
+
+    // The truncated video is reported with a reason.
+    let failure = first["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "Media/truncated.mp4")
+        .unwrap_or_else(|| panic!("truncated.mp4 not reported: {first}"));
+    assert!(failure["reason"].as_str().unwrap().len() > 10, "{failure}");
+
+    let daemon = Daemon::start(index_dir.path());
+    // Spoken at ~0–4 s.
+    let (path, start, end, reply) = top_hit(&daemon, "storage unit gate code");
+    assert_eq!(path, "Media/memo.mp3", "{reply}");
+    assert!(start <= 1.0 && (2.5..=6.0).contains(&end), "{reply}");
+    let text = reply["results"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_lowercase();
+    assert!(text.contains("gate code"), "{reply}");
+    // Spoken at ~8–14 s, after 4 s of silence.
+    let (path, start, end, reply) = top_hit(&daemon, "plumber water heater Thursday");
+    assert_eq!(path, "Media/memo.mp3", "{reply}");
+    assert!((6.0..=10.0).contains(&start) && end >= 11.0, "{reply}");
+    // Shown from 4 s to the end (8 s).
+    let (path, start, end, reply) = top_hit(&daemon, "projected overrun");
+    assert_eq!(path, "Media/screen.mp4", "{reply}");
+    assert!(
+        (3.0..=5.0).contains(&start) && (7.0..=9.0).contains(&end),
+        "{reply}"
+    );
+    // Shown from 0 s: some unit starting at 0 carries it.
+    let (path, start, _, reply) = top_hit(&daemon, "quarterly budget review");
+    assert_eq!(path, "Media/screen.mp4", "{reply}");
+    assert!(start <= 4.0, "{reply}");
+    drop(daemon);
+
+    // Nothing changed: nothing is decoded again.
+    let second = index_with(profile.path(), index_dir.path(), &args);
+    assert_eq!(second["converted"], 0, "{second}");
+    assert_eq!(second["media"]["files"], 0, "{second}");
+}
