@@ -11,6 +11,7 @@ pub mod ocr;
 pub mod pipeline;
 pub mod schema;
 pub mod store;
+pub mod tags;
 pub mod walk;
 
 pub use error::IndexError;

@@ -676,12 +676,14 @@ fn analyse_media(
         .as_deref()
         .and_then(|t| DateTime::parse_from_rfc3339(t).ok());
     let engine = ocr.and_then(Ocr::engine);
+    let tagger = ocr.and_then(Ocr::tagger);
     let before = converted.units.len();
     let note = media.apply(
         &file.abs_path,
         file_type_is_video(record),
         created,
         engine,
+        tagger,
         &mut converted.units,
     );
     record
@@ -1173,8 +1175,12 @@ fn convert_gold(file: &WalkedFile, entry: &crate::gold::GoldEntry) -> Converted 
 /// Key in `FileRecord.extra` of images that went through OCR; its value names the models,
 /// so images indexed without OCR (or with other models) are redone by an OCR-enabled run.
 pub const OCR_KEY: &str = "ocr";
-/// Value of [`OCR_KEY`].
+/// Value of [`OCR_KEY`] (OCR only).
 pub const OCR_MARKER: &str = "ppocrv5-mobile";
+/// Value of [`OCR_KEY`] when the image was also tagged.
+pub const OCR_TAGS_MARKER: &str = "ppocrv5-mobile+efficientnet-lite0";
+/// Key of the tags in an image unit's fields.
+pub const TAGS_KEY: &str = "tags";
 /// Images larger than this (per side, pixels) are not decoded for OCR.
 const OCR_MAX_IMAGE_SIDE: u32 = 20_000;
 /// Memory the image decoder may allocate for OCR.
@@ -1195,6 +1201,11 @@ pub struct OcrSummary {
     pub lines: u64,
     /// Time spent decoding and recognising images (summed over workers).
     pub seconds: f64,
+    /// Images (not frames) given visual tags, and the classifier's share of `seconds`.
+    #[serde(default)]
+    pub tagged: u64,
+    #[serde(default)]
+    pub tag_seconds: f64,
 }
 
 /// The run's OCR engine: loaded on the first image, shared by the workers.
@@ -1204,6 +1215,9 @@ struct Ocr {
     /// The model files are present (images without the marker are redone).
     available: bool,
     engine: std::sync::OnceLock<Result<std::sync::Mutex<crate::ocr::OcrEngine>, String>>,
+    /// The tag model files are present.
+    tags_available: bool,
+    tagger: std::sync::OnceLock<Result<std::sync::Mutex<crate::tags::Tagger>, String>>,
     stats: std::sync::Mutex<OcrSummary>,
 }
 
@@ -1216,10 +1230,14 @@ impl Ocr {
         let available = models_dir.join("ocr").join("ppocrv5_det.onnx").exists()
             && models_dir.join("ocr").join("ppocrv5_rec.onnx").exists();
         Some(Ocr {
-            models_dir,
+            models_dir: models_dir.clone(),
             threads: options.threads.max(1),
             available,
             engine: std::sync::OnceLock::new(),
+            tags_available: crate::tags::model_files(&models_dir)
+                .iter()
+                .all(|p| p.exists()),
+            tagger: std::sync::OnceLock::new(),
             stats: std::sync::Mutex::new(OcrSummary::default()),
         })
     }
@@ -1233,19 +1251,20 @@ impl Ocr {
             // Nothing to attach text to; do not come back for it.
             record
                 .extra
-                .insert(OCR_KEY.to_string(), OCR_MARKER.to_string());
+                .insert(OCR_KEY.to_string(), self.marker().to_string());
             return;
         }
         let Some(engine) = self.engine() else { return };
         let started = Instant::now();
         record
             .extra
-            .insert(OCR_KEY.to_string(), OCR_MARKER.to_string());
-        let lines = match decode_for_ocr(bytes) {
+            .insert(OCR_KEY.to_string(), self.marker().to_string());
+        let image = decode_for_ocr(bytes);
+        let lines = match &image {
             Some(image) => {
                 let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    engine.recognize(&image)
+                    engine.recognize(image)
                 }));
                 match result {
                     Ok(Ok(lines)) => lines,
@@ -1261,11 +1280,41 @@ impl Ocr {
             }
             None => Vec::new(),
         };
+        let tag_started = Instant::now();
+        let tags = match (&image, self.tagger()) {
+            (Some(image), Some(tagger)) => {
+                let mut tagger = tagger.lock().unwrap_or_else(|e| e.into_inner());
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tagger.tag(image))) {
+                    Ok(Ok(tags)) => Some(tags),
+                    Ok(Err(error)) => {
+                        tracing::warn!(path, error = %error, "tagging failed");
+                        None
+                    }
+                    Err(_) => None,
+                }
+            }
+            _ => None,
+        };
         {
             let mut stats = self.stats.lock().unwrap_or_else(|e| e.into_inner());
             stats.images += 1;
             stats.lines += lines.len() as u64;
             stats.seconds += started.elapsed().as_secs_f64();
+            if tags.is_some() {
+                stats.tagged += 1;
+                stats.tag_seconds += tag_started.elapsed().as_secs_f64();
+            }
+        }
+        let at = units
+            .iter()
+            .position(|u| u.kind() == converters::unit::UnitKind::Image)
+            .unwrap_or(0);
+        let unit = &mut units[at];
+        let tags = crate::tags::tags_text(&tags.unwrap_or_default());
+        if !tags.is_empty() {
+            unit.text.push_str("\nShows: ");
+            unit.text.push_str(&tags);
+            unit.fields.insert(TAGS_KEY.to_string(), tags);
         }
         if lines.is_empty() {
             return;
@@ -1275,14 +1324,36 @@ impl Ocr {
             .map(|line| line.text.as_str())
             .collect::<Vec<_>>()
             .join("\n");
-        let at = units
-            .iter()
-            .position(|u| u.kind() == converters::unit::UnitKind::Image)
-            .unwrap_or(0);
-        let unit = &mut units[at];
         unit.text.push_str("\nText in image:\n");
         unit.text.push_str(&text);
         unit.fields.insert(OCR_KEY.to_string(), text);
+    }
+
+    /// What an image read by this run is marked with.
+    fn marker(&self) -> &'static str {
+        if self.tags_available {
+            OCR_TAGS_MARKER
+        } else {
+            OCR_MARKER
+        }
+    }
+
+    /// The tagger, loaded on first use; `None` if its models are missing or broken.
+    fn tagger(&self) -> Option<&std::sync::Mutex<crate::tags::Tagger>> {
+        if !self.tags_available {
+            return None;
+        }
+        self.tagger
+            .get_or_init(|| {
+                crate::tags::Tagger::load(&self.models_dir, self.threads)
+                    .map(std::sync::Mutex::new)
+                    .map_err(|error| {
+                        tracing::warn!(error = %error, "visual tags disabled for this run");
+                        error.to_string()
+                    })
+            })
+            .as_ref()
+            .ok()
     }
 
     /// The engine, loaded on first use; `None` if the models are missing or broken.
@@ -1335,7 +1406,7 @@ fn ocr_missing(ocr: Option<&Ocr>, record: &FileRecord) -> bool {
     ocr.is_some_and(|ocr| ocr.available)
         && record.status == FileStatus::Indexed
         && record.file_type == FileType::Image.as_str()
-        && record.extra.get(OCR_KEY).map(String::as_str) != Some(OCR_MARKER)
+        && record.extra.get(OCR_KEY).map(String::as_str) != ocr.map(Ocr::marker)
 }
 
 /// Decodes an image for OCR with size and memory limits; `None` if it cannot be decoded.

@@ -195,8 +195,8 @@ fn print_summary(summary: &RunSummary) {
     let ocr = &summary.ocr;
     match ocr.status.as_str() {
         "done" => println!(
-            "ocr: {} images read, {} text lines ({:.1} s of worker time)",
-            ocr.images, ocr.lines, ocr.seconds
+            "ocr: {} images read, {} text lines, {} tagged ({:.1} s of worker time, tags {:.1} s)",
+            ocr.images, ocr.lines, ocr.tagged, ocr.seconds, ocr.tag_seconds
         ),
         "unused" | "" => {}
         status => println!(
@@ -207,7 +207,7 @@ fn print_summary(summary: &RunSummary) {
     let media = &summary.media;
     match media.status.as_str() {
         "done" => println!(
-            "media: {} files, {:.0} s of audio → {} speech segments, {:.0} s of video → {} screen-text runs ({} frames read); worker time: decode {:.1} s, VAD {:.1} s, Whisper {:.1} s (encoder {:.1} s), frame OCR {:.1} s",
+            "media: {} files, {:.0} s of audio → {} speech segments, {:.0} s of video → {} screen-text runs ({} frames read); worker time: decode {:.1} s, VAD {:.1} s, Whisper {:.1} s (encoder {:.1} s), frame OCR {:.1} s, frame tags {:.1} s",
             media.files,
             media.audio_seconds,
             media.speech_units,
@@ -218,7 +218,8 @@ fn print_summary(summary: &RunSummary) {
             media.vad_seconds,
             media.asr_encoder_seconds + media.asr_decoder_seconds,
             media.asr_encoder_seconds,
-            media.ocr_seconds
+            media.ocr_seconds,
+            media.tag_seconds
         ),
         "unused" | "" => {}
         status => println!(

@@ -7,10 +7,10 @@
 //!
 //! * one unit per recognised speech segment (`track` = `speech`), with its start and end
 //!   in milliseconds; Whisper's timestamps cut each VAD window (≤ 30 s) into segments;
-//! * for videos, one unit per run of consecutive seconds showing the same text
-//!   (`track` = `screen`); a frame whose perceptual hash is within
+//! * for videos, one unit per run of consecutive seconds showing the same text and
+//!   visual tags (`track` = `screen`); a frame whose perceptual hash is within
 //!   [`frames::DUPLICATE_DISTANCE`] bits of the last frame read is not read again but
-//!   carries that frame's text.
+//!   carries that frame's text and tags.
 //!
 //! Decoding is done by the system's ffmpeg ([`decode`]), bounded in time per file.
 
@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::ocr::OcrEngine;
+use crate::tags::Tagger;
 
 /// Key in `FileRecord.extra` of audio/video files whose content was analysed; the value
 /// names the models, so a run with (other) models available redoes the others.
@@ -182,6 +183,9 @@ pub struct MediaSummary {
     pub asr_encoder_seconds: f64,
     pub asr_decoder_seconds: f64,
     pub ocr_seconds: f64,
+    /// Visual tags of frames (part of the frame reading).
+    #[serde(default)]
+    pub tag_seconds: f64,
 }
 
 impl MediaSummary {
@@ -198,6 +202,7 @@ impl MediaSummary {
         self.asr_encoder_seconds += other.asr_encoder_seconds;
         self.asr_decoder_seconds += other.asr_decoder_seconds;
         self.ocr_seconds += other.ocr_seconds;
+        self.tag_seconds += other.tag_seconds;
     }
 }
 
@@ -257,6 +262,7 @@ impl MediaStage {
         video: bool,
         created: Option<DateTime<FixedOffset>>,
         ocr: Option<&Mutex<OcrEngine>>,
+        tagger: Option<&Mutex<Tagger>>,
         units: &mut Vec<Unit>,
     ) -> Option<String> {
         if self.available.is_err() {
@@ -284,7 +290,7 @@ impl MediaStage {
         // Screen text.
         if video {
             match ocr {
-                Some(ocr) => match self.screen_units(path, created, ocr, &mut stats) {
+                Some(ocr) => match self.screen_units(path, created, ocr, tagger, &mut stats) {
                     Ok(screen) => units.extend(screen),
                     Err(MediaError::Decode(decode::DecodeError::NoStream(_))) => {}
                     Err(error) => notes.push(format!("video: {error}")),
@@ -342,6 +348,7 @@ impl MediaStage {
         path: &Path,
         created: Option<DateTime<FixedOffset>>,
         ocr: &Mutex<OcrEngine>,
+        tagger: Option<&Mutex<Tagger>>,
         stats: &mut MediaSummary,
     ) -> Result<Vec<Unit>, MediaError> {
         let mut texts: Vec<String> = Vec::new();
@@ -349,6 +356,7 @@ impl MediaStage {
         let mut failure = None;
         let started = Instant::now();
         let mut ocr_seconds = 0.0;
+        let mut tag_seconds = 0.0;
         let mut frames_ocr = 0;
         let decoded = self.ffmpeg.frames(path, MAX_MEDIA_SECONDS, |_, frame| {
             let hash = frames::phash(&frame);
@@ -367,13 +375,36 @@ impl MediaStage {
                     };
                     ocr_seconds += read.elapsed().as_secs_f64();
                     frames_ocr += 1;
+                    let tagged = Instant::now();
+                    let tags = tagger
+                        .and_then(|tagger| {
+                            let mut tagger = tagger.lock().unwrap_or_else(|e| e.into_inner());
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                tagger.tag(&image)
+                            }))
+                            .ok()?
+                            .ok()
+                        })
+                        .map(|tags| crate::tags::tags_text(&tags))
+                        .unwrap_or_default();
+                    tag_seconds += tagged.elapsed().as_secs_f64();
                     let text = match lines {
-                        Ok(Ok(lines)) => lines
-                            .iter()
-                            .map(|l| l.text.trim())
-                            .filter(|t| !t.is_empty())
-                            .collect::<Vec<_>>()
-                            .join("\n"),
+                        Ok(Ok(lines)) => {
+                            let text = lines
+                                .iter()
+                                .map(|l| l.text.trim())
+                                .filter(|t| !t.is_empty())
+                                .collect::<Vec<_>>()
+                                .join("\n");
+                            let mut parts = Vec::new();
+                            if !text.is_empty() {
+                                parts.push(format!("On screen: {text}"));
+                            }
+                            if !tags.is_empty() {
+                                parts.push(format!("Shows: {tags}"));
+                            }
+                            parts.join("\n")
+                        }
                         Ok(Err(error)) => {
                             failure = Some(error.to_string());
                             return false;
@@ -391,8 +422,10 @@ impl MediaStage {
             true
         });
         stats.ocr_seconds += ocr_seconds;
+        stats.tag_seconds += tag_seconds;
         stats.frames_ocr += frames_ocr;
-        stats.decode_seconds += (started.elapsed().as_secs_f64() - ocr_seconds).max(0.0);
+        stats.decode_seconds +=
+            (started.elapsed().as_secs_f64() - ocr_seconds - tag_seconds).max(0.0);
         stats.video_seconds += texts.len() as f64;
         decoded?;
         if let Some(failure) = failure {
@@ -403,7 +436,7 @@ impl MediaStage {
         Ok(runs
             .into_iter()
             .map(|run| {
-                let text = format!("On screen: {}", run.text);
+                let text = run.text;
                 let mut unit = media_unit(
                     run.first as u64 * 1000,
                     (run.last as u64 + 1) * 1000,
