@@ -653,6 +653,9 @@ fn convert_file(
         0,
         ocr,
     );
+    if file_type == FileType::Pdf && converted.record.status == FileStatus::Indexed {
+        ocr_image_only_pages(ocr, file, &mut converted);
+    }
     if let Some(media) = media.filter(|m| m.available()) {
         if matches!(file_type, FileType::Audio | FileType::Video)
             && converted.record.status == FileStatus::Indexed
@@ -661,6 +664,92 @@ fn convert_file(
         }
     }
     converted
+}
+
+/// Pages with less text than this are treated as images (scans) and read by OCR.
+const IMAGE_ONLY_PAGE_CHARS: usize = 16;
+/// At most this many image-only pages of one PDF are read by OCR.
+const MAX_OCR_PAGES: usize = 200;
+/// Resolution of pages rendered for OCR.
+const OCR_PAGE_DPI: &str = "200";
+/// Key in `FileRecord.extra` of PDFs with image-only pages that OCR has not read yet.
+pub const OCR_PENDING_KEY: &str = "ocr_pending_pages";
+
+/// Renders the PDF's image-only pages (poppler's `pdftoppm`) and appends their OCR text.
+fn ocr_image_only_pages(ocr: Option<&Ocr>, file: &WalkedFile, converted: &mut Converted) {
+    let pages: Vec<usize> = converted
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| {
+            u.kind() == converters::unit::UnitKind::Page
+                && u.text.trim().chars().count() < IMAGE_ONLY_PAGE_CHARS
+        })
+        .map(|(i, _)| i)
+        .take(MAX_OCR_PAGES)
+        .collect();
+    if pages.is_empty() {
+        return;
+    }
+    let record = &mut converted.record;
+    let Some((ocr, engine)) = ocr.and_then(|o| Some((o, o.engine()?))) else {
+        record
+            .extra
+            .insert(OCR_PENDING_KEY.to_string(), pages.len().to_string());
+        return;
+    };
+    record.extra.remove(OCR_PENDING_KEY);
+    record
+        .extra
+        .insert(OCR_KEY.to_string(), OCR_MARKER.to_string());
+    let started = Instant::now();
+    let mut read = 0u64;
+    let mut lines_total = 0u64;
+    let mut problems = Vec::new();
+    for index in pages {
+        let unit = &mut converted.units[index];
+        let Some(page) = unit.locator.page else {
+            continue;
+        };
+        let image = match crate::media::decode::render_pdf_page(&file.abs_path, page, OCR_PAGE_DPI)
+        {
+            Ok(image) => image::DynamicImage::ImageRgb8(image),
+            Err(error) => {
+                problems.push(format!("page {page}: {error}"));
+                continue;
+            }
+        };
+        let lines = {
+            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.recognize(&image)))
+        };
+        read += 1;
+        match lines {
+            Ok(Ok(lines)) if !lines.is_empty() => {
+                lines_total += lines.len() as u64;
+                let text = lines
+                    .iter()
+                    .map(|l| l.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                if !unit.text.trim().is_empty() {
+                    unit.text.push('\n');
+                }
+                unit.text.push_str(&text);
+                unit.fields.insert(OCR_KEY.to_string(), text);
+            }
+            Ok(Ok(_)) => {}
+            Ok(Err(error)) => problems.push(format!("page {page}: OCR failed: {error}")),
+            Err(_) => problems.push(format!("page {page}: OCR panicked")),
+        }
+    }
+    if !problems.is_empty() {
+        tracing::warn!(path = %record.path, problems = %problems.join("; "), "page OCR incomplete");
+    }
+    let mut stats = ocr.stats.lock().unwrap_or_else(|e| e.into_inner());
+    stats.pages += read;
+    stats.lines += lines_total;
+    stats.seconds += started.elapsed().as_secs_f64();
 }
 
 /// Adds the speech and screen units of an audio/video file (see [`crate::media`]).
@@ -1201,6 +1290,9 @@ pub struct OcrSummary {
     pub lines: u64,
     /// Time spent decoding and recognising images (summed over workers).
     pub seconds: f64,
+    /// Image-only PDF pages rendered and read.
+    #[serde(default)]
+    pub pages: u64,
     /// Images (not frames) given visual tags, and the classifier's share of `seconds`.
     #[serde(default)]
     pub tagged: u64,
@@ -1405,8 +1497,9 @@ impl Ocr {
 fn ocr_missing(ocr: Option<&Ocr>, record: &FileRecord) -> bool {
     ocr.is_some_and(|ocr| ocr.available)
         && record.status == FileStatus::Indexed
-        && record.file_type == FileType::Image.as_str()
-        && record.extra.get(OCR_KEY).map(String::as_str) != ocr.map(Ocr::marker)
+        && ((record.file_type == FileType::Image.as_str()
+            && record.extra.get(OCR_KEY).map(String::as_str) != ocr.map(Ocr::marker))
+            || record.extra.contains_key(OCR_PENDING_KEY))
 }
 
 /// Decodes an image for OCR with size and memory limits; `None` if it cannot be decoded.

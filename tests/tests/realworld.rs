@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use dentate_proto::v1 as pb;
 
-use crate::harness::{index_with, shared_corpus, Daemon};
+use crate::harness::{index_with, result_paths, shared_corpus, Daemon};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn realworld_corpus_acceptance() {
@@ -96,6 +96,36 @@ async fn realworld_corpus_acceptance() {
         reply["results"][0]["metadata"]["file_path"], "Pictures/Scans/phototest.tif",
         "{reply}"
     );
+
+    // OCR of an image-only (scanned) PDF page, rendered with pdftoppm.
+    if first["ocr"]["pages"].as_u64().unwrap_or(0) > 0 {
+        let (status, reply) = daemon.post(
+            "/retrieve",
+            r#"{"query": "LinnSequencer 32 Track MIDI Sequence Recorder", "top_k": 3, "mode": "lexical"}"#,
+        );
+        assert_eq!(status, 200, "{reply}");
+        let top = &reply["results"][0]["metadata"];
+        assert_eq!(
+            top["file_path"], "Documents/Scans/LinnSequencer brochure (scan).pdf",
+            "{reply}"
+        );
+        assert_eq!(top["page"], 1, "{reply}");
+    }
+
+    // Visual tags with WordNet's broader terms: the harbour photo shows ships.
+    if first["ocr"]["tagged"].as_u64().unwrap_or(0) > 0 {
+        let (status, reply) = daemon.post(
+            "/retrieve",
+            r#"{"query": "ship", "top_k": 3, "mode": "lexical"}"#,
+        );
+        assert_eq!(status, 200, "{reply}");
+        assert!(
+            result_paths(&reply)
+                .iter()
+                .any(|p| p == "Pictures/Camera/2022-08 Helsinki harbour.jpg"),
+            "{reply}"
+        );
+    }
 
     // Speech and on-screen text (when ffmpeg and the models are there).
     if first["media"]["status"] == "done" {

@@ -195,8 +195,8 @@ fn print_summary(summary: &RunSummary) {
     let ocr = &summary.ocr;
     match ocr.status.as_str() {
         "done" => println!(
-            "ocr: {} images read, {} text lines, {} tagged ({:.1} s of worker time, tags {:.1} s)",
-            ocr.images, ocr.lines, ocr.tagged, ocr.seconds, ocr.tag_seconds
+            "ocr: {} images and {} image-only PDF pages read, {} text lines, {} images tagged ({:.1} s of worker time, tags {:.1} s)",
+            ocr.images, ocr.pages, ocr.lines, ocr.tagged, ocr.seconds, ocr.tag_seconds
         ),
         "unused" | "" => {}
         status => println!(

@@ -279,6 +279,58 @@ impl Drop for Running {
     }
 }
 
+/// Renders one page of a PDF at `dpi` with poppler's `pdftoppm` (bounded in time).
+pub fn render_pdf_page(path: &Path, page: u32, dpi: &str) -> Result<RgbImage, DecodeError> {
+    let page = page.to_string();
+    let mut child = Command::new("pdftoppm")
+        .args(["-f", &page, "-l", &page, "-r", dpi, "-singlefile"])
+        .arg(path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            DecodeError::NotInstalled(format!("pdftoppm (apt-get install poppler-utils): {e}"))
+        })?;
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let read = stdout.read_to_end(&mut out);
+        let mut errors = String::new();
+        let _ = stderr.read_to_string(&mut errors);
+        (read.map(|_| out), errors)
+    });
+    let started = Instant::now();
+    let timeout = Duration::from_secs(60);
+    let status = loop {
+        match child.try_wait()? {
+            Some(status) => break status,
+            None if started.elapsed() > timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(DecodeError::TimedOut(timeout));
+            }
+            None => std::thread::sleep(Duration::from_millis(10)),
+        }
+    };
+    let (bytes, errors) = reader
+        .join()
+        .map_err(|_| DecodeError::Failed("pdftoppm output reader panicked".into()))?;
+    let bytes = bytes?;
+    if !status.success() || bytes.is_empty() {
+        let first = errors
+            .lines()
+            .next()
+            .unwrap_or("no image")
+            .trim()
+            .to_string();
+        return Err(DecodeError::Failed(format!("pdftoppm: {first}")));
+    }
+    read_ppm(&mut std::io::Cursor::new(bytes))?
+        .ok_or_else(|| DecodeError::Failed("pdftoppm produced no image".into()))
+}
+
 /// Reads one binary PPM (P6, maxval 255) image; `None` at a clean end of stream.
 fn read_ppm(reader: &mut impl BufRead) -> Result<Option<RgbImage>, std::io::Error> {
     let bad = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
