@@ -302,6 +302,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                 .par_iter()
                 .map(|file| {
                     let previous = known.get(&file.rel_path);
+                    let file_started = Instant::now();
                     let converted = match gold.by_path.get(&file.rel_path) {
                         Some(entry) => convert_gold(file, entry),
                         None => convert_file(
@@ -312,6 +313,12 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                             media.as_ref(),
                         ),
                     };
+                    tracing::debug!(
+                        path = %file.rel_path,
+                        seconds = file_started.elapsed().as_secs_f64(),
+                        units = converted.units.len(),
+                        "converted"
+                    );
                     progress.file_done(&file.rel_path);
                     converted
                 })
@@ -715,8 +722,9 @@ fn ocr_image_only_pages(ocr: Option<&Ocr>, file: &WalkedFile, converted: &mut Co
         {
             Ok(image) => image::DynamicImage::ImageRgb8(image),
             Err(error) => {
+                // One page that cannot be rendered: the others will not do better.
                 problems.push(format!("page {page}: {error}"));
-                continue;
+                break;
             }
         };
         let lines = {

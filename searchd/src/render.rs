@@ -169,7 +169,9 @@ fn run_tool(tool: &str, package: &str, args: &[&str]) -> Result<Vec<u8>, SearchE
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        // Not read: a damaged PDF can make pdftoppm print megabytes of complaints, which
+        // would block it on a full pipe.
+        .stderr(Stdio::null())
         .spawn()
         .map_err(|e| {
             SearchError::Unavailable(format!(
