@@ -10,7 +10,12 @@
 //!    indexing pipeline vs the raw model on the same texts, hybrid vs lexical query
 //!    latency, and peak RSS of the indexing and the serving phase.
 //!
-//! `DENTATE_BENCH_UNITS` overrides the unit count of (2) (default 120000).
+//! 4. Media (needs the models and ffmpeg): audio real-time factor and video frames per
+//!    second of the indexing pipeline, each next to the raw model inference (VAD +
+//!    Whisper; OCR + tags) on the same decoded inputs.
+//!
+//! `DENTATE_BENCH=media,bm25` (say) runs only those sections (`indexing`, `bm25`,
+//! `dense`, `media`). `DENTATE_BENCH_UNITS` overrides the unit count of (2) (default 120000).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -455,6 +460,151 @@ fn bench_dense() {
     println!("| peak RSS: indexing / serving, MiB | {indexer_rss:.0} / {daemon_rss:.0} |");
 }
 
+/// Media throughput: audio real-time factor and video frames per second of the indexing
+/// pipeline (ffmpeg decode + VAD + Whisper; 1-fps frames + pHash + OCR + tags, two files
+/// at a time), each next to the raw model inference on the same decoded inputs.
+fn bench_media() {
+    let models = indexer::embed::default_models_dir();
+    let models = if models.join("whisper-tiny-en").is_dir() {
+        models
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+    };
+    let threads = 2;
+    let (Ok(mut speech), Ok(mut ocr)) = (
+        indexer::media::Speech::load(&models, threads),
+        indexer::ocr::OcrEngine::load(&models, threads),
+    ) else {
+        println!("## media: skipped (run scripts/fetch-models)");
+        return;
+    };
+    let mut tagger = indexer::tags::Tagger::load(&models, threads).ok();
+    let ffmpeg = indexer::media::decode::Ffmpeg::new(Duration::from_secs(600));
+    if !ffmpeg.available() {
+        println!("## media: skipped (ffmpeg missing)");
+        return;
+    }
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/media");
+    let copies = 8;
+
+    // Audio: 8 copies of a 14 s memo.
+    let audio_profile = tempfile::tempdir().unwrap();
+    for i in 0..copies {
+        std::fs::copy(
+            fixtures.join("memo.mp3"),
+            audio_profile.path().join(format!("memo-{i}.mp3")),
+        )
+        .unwrap();
+    }
+    let samples = ffmpeg.audio(&fixtures.join("memo.mp3"), 3600).unwrap();
+    let mut stats = indexer::media::MediaSummary::default();
+    let started = Instant::now();
+    for _ in 0..copies {
+        speech.transcribe(&samples, &mut stats).unwrap();
+    }
+    let raw_audio = started.elapsed().as_secs_f64();
+    let audio_seconds = copies as f64 * samples.len() as f64 / 16_000.0;
+
+    // Video: a 20 s test pattern whose every second differs (no pHash shortcut).
+    let video_profile = tempfile::tempdir().unwrap();
+    let video = video_profile.path().join("pattern-0.mp4");
+    let status = std::process::Command::new("ffmpeg")
+        .args([
+            "-v",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+            "testsrc=size=1280x720:rate=25:duration=20",
+            "-pix_fmt",
+            "yuv420p",
+        ])
+        .arg(&video)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let video_copies = 4;
+    for i in 1..video_copies {
+        std::fs::copy(
+            &video,
+            video_profile.path().join(format!("pattern-{i}.mp4")),
+        )
+        .unwrap();
+    }
+    let mut frames = Vec::new();
+    ffmpeg
+        .frames(&video, 3600, |_, frame| {
+            frames.push(image::DynamicImage::ImageRgb8(frame));
+            true
+        })
+        .unwrap();
+    let started = Instant::now();
+    for _ in 0..video_copies {
+        for frame in &frames {
+            ocr.recognize(frame).unwrap();
+            if let Some(tagger) = tagger.as_mut() {
+                tagger.tag(frame).unwrap();
+            }
+        }
+    }
+    let raw_video = started.elapsed().as_secs_f64();
+    let video_frames = (video_copies * frames.len()) as f64;
+    drop((speech, ocr, tagger));
+
+    let run = |profile: &Path| {
+        let index_dir = tempfile::tempdir().unwrap();
+        let mut options = IndexOptions::new(profile, index_dir.path().join("index"));
+        options.models_dir = models.clone();
+        options.threads = threads;
+        options.embed = false;
+        let started = Instant::now();
+        let summary = indexer::run(&options, &NoProgress).unwrap();
+        assert_eq!(summary.media.status, "done", "{:?}", summary.media);
+        (started.elapsed().as_secs_f64(), summary.media)
+    };
+    let (pipeline_audio, audio_stats) = run(audio_profile.path());
+    let (pipeline_video, video_stats) = run(video_profile.path());
+
+    println!(
+        "## media: {copies} × 14 s speech ({audio_seconds:.0} s), {video_copies} × 20 s 1280×720 video ({video_frames:.0} frames at 1 fps)"
+    );
+    println!("| measure | value |");
+    println!("|---|---|");
+    println!(
+        "| audio real-time factor: raw VAD + Whisper / whole pipeline | {:.3} / {:.3} |",
+        raw_audio / audio_seconds,
+        pipeline_audio / audio_seconds
+    );
+    println!(
+        "| audio pipeline / raw models time | {:.2} |",
+        pipeline_audio / raw_audio
+    );
+    println!(
+        "| pipeline audio worker time: decode / VAD / Whisper encoder / decoder, s | {:.1} / {:.1} / {:.1} / {:.1} |",
+        audio_stats.decode_seconds,
+        audio_stats.vad_seconds,
+        audio_stats.asr_encoder_seconds,
+        audio_stats.asr_decoder_seconds
+    );
+    println!(
+        "| video frames/s: raw OCR + tags / whole pipeline | {:.2} / {:.2} |",
+        video_frames / raw_video,
+        video_frames / pipeline_video
+    );
+    println!(
+        "| video pipeline / raw models time | {:.2} |",
+        pipeline_video / raw_video
+    );
+    println!(
+        "| pipeline video worker time: decode / OCR / tags, s (frames read: {}) | {:.1} / {:.1} / {:.1} |",
+        video_stats.frames_ocr,
+        video_stats.decode_seconds,
+        video_stats.ocr_seconds,
+        video_stats.tag_seconds
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` runs us with no such flag
     // and only a smoke run is wanted then.
@@ -463,7 +613,19 @@ fn main() {
         println!("benches: run with `cargo bench -p benches` for figures");
         return;
     }
-    bench_indexing();
-    bench_bm25();
-    bench_dense();
+    // DENTATE_BENCH=media,dense (say) runs only those sections.
+    let only = std::env::var("DENTATE_BENCH").unwrap_or_default();
+    let wanted = |name: &str| only.is_empty() || only.split(',').any(|s| s.trim() == name);
+    if wanted("indexing") {
+        bench_indexing();
+    }
+    if wanted("bm25") {
+        bench_bm25();
+    }
+    if wanted("dense") {
+        bench_dense();
+    }
+    if wanted("media") {
+        bench_media();
+    }
 }
