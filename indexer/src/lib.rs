@@ -2,6 +2,7 @@
 //! `converters` crate, and maintains the index folder (tantivy lexical index +
 //! SQLite manifest). The read side ([`store::IndexHandle`]) is what `searchd` opens.
 
+pub mod clip;
 pub mod embed;
 pub mod error;
 pub mod gold;

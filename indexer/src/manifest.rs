@@ -148,6 +148,14 @@ impl Manifest {
                     vector BLOB NOT NULL
                  );
                  CREATE INDEX IF NOT EXISTS vectors_file ON vectors(file_id);
+                 CREATE TABLE IF NOT EXISTS image_vectors (
+                    unit_id TEXT PRIMARY KEY,
+                    file_id TEXT NOT NULL,
+                    file_hash TEXT NOT NULL,
+                    model TEXT NOT NULL,
+                    vector BLOB NOT NULL
+                 );
+                 CREATE INDEX IF NOT EXISTS image_vectors_file ON image_vectors(file_id);
                  CREATE INDEX IF NOT EXISTS vectors_text ON vectors(text_hash);
                  CREATE INDEX IF NOT EXISTS files_parent ON files(parent_path);
                  CREATE INDEX IF NOT EXISTS files_file_id ON files(file_id);
@@ -404,7 +412,14 @@ impl Manifest {
                  (SELECT file_id FROM files WHERE status = 'indexed')",
                 [],
             )
-            .map_err(IndexError::sql)?;
+            .map_err(IndexError::sql)?
+            + transaction
+                .execute(
+                    "DELETE FROM image_vectors WHERE file_id NOT IN \
+                     (SELECT file_id FROM files WHERE status = 'indexed')",
+                    [],
+                )
+                .map_err(IndexError::sql)?;
         if deleted > 0 {
             bump_generation(&transaction)?;
         }
@@ -421,6 +436,72 @@ impl Manifest {
         let rows = statement
             .query_map([], |row| {
                 Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            })
+            .map_err(IndexError::sql)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(IndexError::sql)?;
+        Ok(rows)
+    }
+
+    /// Content hash each image file's CLIP vector of `model` was computed from.
+    pub fn image_vector_hashes(
+        &self,
+        model: &str,
+    ) -> Result<std::collections::HashMap<String, String>, IndexError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT file_id, file_hash FROM image_vectors WHERE model = ?1")
+            .map_err(IndexError::sql)?;
+        let rows = statement
+            .query_map(params![model], |row| Ok((row.get(0)?, row.get(1)?)))
+            .map_err(IndexError::sql)?
+            .collect::<Result<_, _>>()
+            .map_err(IndexError::sql)?;
+        Ok(rows)
+    }
+
+    /// Replaces the CLIP vectors of one file (`rows`: unit id, vector bytes).
+    pub fn replace_image_vectors(
+        &mut self,
+        file_id: &str,
+        file_hash: &str,
+        model: &str,
+        rows: &[(String, Vec<u8>)],
+    ) -> Result<(), IndexError> {
+        let transaction = self.connection.transaction().map_err(IndexError::sql)?;
+        transaction
+            .execute(
+                "DELETE FROM image_vectors WHERE file_id = ?1",
+                params![file_id],
+            )
+            .map_err(IndexError::sql)?;
+        for (unit_id, vector) in rows {
+            transaction
+                .execute(
+                    "INSERT OR REPLACE INTO image_vectors (unit_id, file_id, file_hash, model, vector) \
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![unit_id, file_id, file_hash, model, vector],
+                )
+                .map_err(IndexError::sql)?;
+        }
+        bump_generation(&transaction)?;
+        transaction.commit().map_err(IndexError::sql)
+    }
+
+    /// Every CLIP vector of `model`: `(unit_id, file_id, vector bytes)`, for files that are
+    /// still indexed with the content the vector was computed from.
+    pub fn image_vectors(&self, model: &str) -> Result<Vec<(String, String, Vec<u8>)>, IndexError> {
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT v.unit_id, v.file_id, v.vector FROM image_vectors v \
+                 JOIN files f ON f.file_id = v.file_id AND f.hash = v.file_hash \
+                 WHERE v.model = ?1 AND f.status = 'indexed' ORDER BY v.unit_id",
+            )
+            .map_err(IndexError::sql)?;
+        let rows = statement
+            .query_map(params![model], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
             })
             .map_err(IndexError::sql)?
             .collect::<Result<Vec<_>, _>>()

@@ -57,6 +57,9 @@ pub struct IndexOptions {
     pub media: bool,
     /// Give up on decoding one audio/video file after this long.
     pub media_timeout: Duration,
+    /// A user-supplied CLIP-style model folder (see [`crate::clip`]): images get an
+    /// image–text embedding.
+    pub clip_dir: Option<PathBuf>,
 }
 
 impl IndexOptions {
@@ -77,6 +80,7 @@ impl IndexOptions {
             ocr: true,
             media: true,
             media_timeout: Duration::from_secs(600),
+            clip_dir: None,
         }
     }
 }
@@ -145,6 +149,9 @@ pub struct RunSummary {
     /// Speech and on-screen text of audio and video in this run.
     #[serde(default)]
     pub media: MediaSummary,
+    /// CLIP image embeddings (`--clip`).
+    #[serde(default)]
+    pub clip: crate::clip::ClipSummary,
 }
 
 /// What the embedding phase did.
@@ -413,6 +420,15 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
         1.0
     } else {
         with_vectors as f64 / units_total as f64
+    };
+
+    // 4b. CLIP image vectors, when a model folder was given.
+    summary.clip = match &options.clip_dir {
+        Some(dir) => crate::clip::clip_phase(dir, options, &index, &fields, &mut manifest)?,
+        None => crate::clip::ClipSummary {
+            status: "disabled".into(),
+            ..crate::clip::ClipSummary::default()
+        },
     };
 
     // 5. Summary over the whole manifest.
@@ -1508,6 +1524,11 @@ fn ocr_missing(ocr: Option<&Ocr>, record: &FileRecord) -> bool {
         && ((record.file_type == FileType::Image.as_str()
             && record.extra.get(OCR_KEY).map(String::as_str) != ocr.map(Ocr::marker))
             || record.extra.contains_key(OCR_PENDING_KEY))
+}
+
+/// Decodes an image with size and memory limits; `None` if it cannot be decoded.
+pub(crate) fn decode_image(bytes: &[u8]) -> Option<image::DynamicImage> {
+    decode_for_ocr(bytes)
 }
 
 /// Decodes an image for OCR with size and memory limits; `None` if it cannot be decoded.

@@ -114,6 +114,8 @@ pub struct Engine {
     dense: Option<Dense>,
     /// Why dense retrieval is unavailable.
     dense_problem: Option<String>,
+    /// Text-to-image search with a user-supplied CLIP model (hybrid and dense modes).
+    clip: Option<crate::clip::ClipSearch>,
 }
 
 /// Snippet length in characters.
@@ -149,7 +151,21 @@ impl Engine {
             manifest: Mutex::new(manifest),
             dense,
             dense_problem,
+            clip: None,
         })
+    }
+
+    /// Adds text-to-image search with the CLIP-style model in `dir` (see
+    /// `indexer::clip`); used by hybrid and dense requests. Returns how many image
+    /// vectors the index holds for it.
+    pub fn enable_clip(&mut self, dir: &Path, models_dir: &Path) -> Result<usize, SearchError> {
+        let clip = {
+            let manifest = self.manifest.lock().unwrap_or_else(|p| p.into_inner());
+            crate::clip::ClipSearch::open(dir, models_dir, &manifest)?
+        };
+        let count = clip.len();
+        self.clip = Some(clip);
+        Ok(count)
     }
 
     pub fn handle(&self) -> &IndexHandle {
@@ -295,15 +311,22 @@ impl Engine {
             filter.as_deref(),
             limit.max(FUSION_DEPTH),
         )?;
+        let image_hits = self.image_candidates(
+            &searcher,
+            params,
+            filter.as_deref(),
+            limit.max(FUSION_DEPTH),
+        )?;
         if total == 0 {
-            total = dense_hits.len() as u64;
+            total = (dense_hits.len() + image_hits.len()) as u64;
         }
-        let fused = crate::fusion::fuse(&lexical_hits, &dense_hits, params.fusion);
+        let fused =
+            crate::fusion::fuse_with_images(&lexical_hits, &dense_hits, &image_hits, params.fusion);
         let hits = fused
             .into_iter()
             .map(|(address, signals)| RankedHit {
                 score: if mode == Mode::Dense {
-                    signals.dense.map(|d| d.1).unwrap_or(0.0)
+                    signals.dense.or(signals.image).map(|d| d.1).unwrap_or(0.0)
                 } else {
                     signals.fused
                 },
@@ -419,6 +442,46 @@ impl Engine {
         Ok(hits)
     }
 
+    /// CLIP image hits resolved to index documents: `(address, cosine)`, best first.
+    fn image_candidates(
+        &self,
+        searcher: &Searcher,
+        params: &SearchParams,
+        filter: Option<&dyn Query>,
+        depth: usize,
+    ) -> Result<Vec<(DocAddress, f32)>, SearchError> {
+        let Some(clip) = &self.clip else {
+            return Ok(Vec::new());
+        };
+        if params.query.trim().is_empty() || clip.is_empty() {
+            return Ok(Vec::new());
+        }
+        let vector_filter = match filter {
+            None => VectorFilter::default(),
+            Some(filter) => VectorFilter {
+                unit_ids: Some(self.unit_ids_matching(searcher, filter)?),
+            },
+        };
+        let hits =
+            self.with_manifest(|m| Ok(clip.search(m, &params.query, depth, &vector_filter)))??;
+        let fields = &self.handle.fields;
+        let mut out = Vec::new();
+        for (unit_id, score) in hits {
+            let term = TermQuery::new(
+                Term::from_field_text(fields.unit_id, &unit_id),
+                IndexRecordOption::Basic,
+            );
+            if let Some((_, address)) = searcher
+                .search(&term, &TopDocs::with_limit(1).order_by_score())?
+                .into_iter()
+                .next()
+            {
+                out.push((address, score));
+            }
+        }
+        Ok(out)
+    }
+
     /// Dense hits resolved to index documents: `(address, cosine)`, best first.
     fn dense_candidates(
         &self,
@@ -523,6 +586,10 @@ impl Engine {
                 if let Some((rank, value)) = fusion.dense {
                     signals.insert("dense.rank".to_string(), rank as f64);
                     signals.insert("dense.cosine".to_string(), f64::from(value));
+                }
+                if let Some((rank, value)) = fusion.image {
+                    signals.insert("clip.rank".to_string(), rank as f64);
+                    signals.insert("clip.cosine".to_string(), f64::from(value));
                 }
                 signals.insert("fused".to_string(), f64::from(fusion.fused));
             }

@@ -30,6 +30,8 @@ pub struct Signals {
     pub lexical: Option<(usize, f32)>,
     /// 1-based rank and cosine in the dense list.
     pub dense: Option<(usize, f32)>,
+    /// 1-based rank and cosine in the image (CLIP) list.
+    pub image: Option<(usize, f32)>,
     pub fused: f32,
 }
 
@@ -52,6 +54,16 @@ fn normalised(list: &[(impl Sized, f32)]) -> Vec<f32> {
 pub fn fuse<K: Hash + Eq + Clone>(
     lexical: &[(K, f32)],
     dense: &[(K, f32)],
+    fusion: Fusion,
+) -> Vec<(K, Signals)> {
+    fuse_with_images(lexical, dense, &[], fusion)
+}
+
+/// [`fuse`] with a third list of image (CLIP) hits, weighted like the dense list.
+pub fn fuse_with_images<K: Hash + Eq + Clone>(
+    lexical: &[(K, f32)],
+    dense: &[(K, f32)],
+    images: &[(K, f32)],
     fusion: Fusion,
 ) -> Vec<(K, Signals)> {
     let mut merged: HashMap<K, Signals> = HashMap::new();
@@ -78,6 +90,18 @@ pub fn fuse<K: Hash + Eq + Clone>(
         entry.fused += match fusion {
             Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
             Fusion::Weighted { lexical_weight } => (1.0 - lexical_weight) * dense_norm[rank],
+        };
+    }
+    let images_norm = normalised(images);
+    for (rank, (key, score)) in images.iter().enumerate() {
+        let entry = merged.entry(key.clone()).or_insert_with(|| {
+            order.push(key.clone());
+            Signals::default()
+        });
+        entry.image = Some((rank + 1, *score));
+        entry.fused += match fusion {
+            Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
+            Fusion::Weighted { lexical_weight } => (1.0 - lexical_weight) * images_norm[rank],
         };
     }
     let mut out: Vec<(K, Signals)> = order
@@ -149,6 +173,20 @@ mod tests {
         assert_eq!(fused[0].1.dense, None);
         let fused = fuse(&none, &[("x", 0.5), ("y", 0.4)], Fusion::default());
         assert_eq!(fused.iter().map(|x| x.0).collect::<Vec<_>>(), ["x", "y"]);
+    }
+
+    #[test]
+    fn image_hits_join_as_a_third_list() {
+        let lexical = [("a", 3.0)];
+        let dense = [("b", 0.9)];
+        let images = [("c", 0.8), ("b", 0.5)];
+        let fused = fuse_with_images(&lexical, &dense, &images, Fusion::Rrf { k: 60.0 });
+        assert_eq!(fused[0].0, "b");
+        assert_eq!(fused[0].1.image, Some((2, 0.5)));
+        assert_eq!(fused.len(), 3);
+        assert!(fused
+            .iter()
+            .any(|(k, s)| *k == "c" && s.image == Some((1, 0.8))));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! by `indexer`, served over gRPC (`dentate.v1`, with health and reflection) and an
 //! HTTP JSON gateway compatible with HippoCamp's retriever server.
 
+pub mod clip;
 pub mod dense;
 pub mod engine;
 pub mod error;

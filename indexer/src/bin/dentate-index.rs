@@ -48,6 +48,11 @@ struct Cli {
     /// Skip speech recognition and video frames (audio/video keep their metadata unit).
     #[arg(long)]
     no_media: bool,
+    /// A CLIP-style model folder of your own (vision.onnx, text.onnx, tokenizer.json,
+    /// preprocessor_config.json; none ships): images also get an image–text embedding.
+    /// Default: $DENTATE_CLIP.
+    #[arg(long, value_name = "DIR")]
+    clip: Option<PathBuf>,
     /// Give up on analysing one audio/video file after this many seconds.
     #[arg(long, default_value_t = 600)]
     media_timeout: u64,
@@ -117,6 +122,10 @@ fn main() -> anyhow::Result<()> {
     options.embed = !cli.no_embed;
     options.ocr = !cli.no_ocr;
     options.media = !cli.no_media;
+    options.clip_dir = cli
+        .clip
+        .clone()
+        .or_else(|| std::env::var_os("DENTATE_CLIP").map(PathBuf::from));
     options.media_timeout = Duration::from_secs(cli.media_timeout.max(1));
     if let Some(models) = &cli.models {
         options.models_dir = models.clone();
@@ -203,6 +212,18 @@ fn print_summary(summary: &RunSummary) {
             "ocr {status}: {}",
             ocr.message.as_deref().unwrap_or("no reason given")
         ),
+    }
+    let clip = &summary.clip;
+    match clip.status.as_str() {
+        "done" => println!(
+            "clip ({}): {} images embedded ({:.1} s)",
+            clip.model, clip.images, clip.seconds
+        ),
+        "failed" => println!(
+            "clip failed: {}",
+            clip.message.as_deref().unwrap_or("no reason given")
+        ),
+        _ => {}
     }
     let media = &summary.media;
     match media.status.as_str() {

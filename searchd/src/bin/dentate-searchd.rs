@@ -31,6 +31,11 @@ struct Cli {
     /// Lexical search only (do not load the embedding model).
     #[arg(long)]
     no_dense: bool,
+    /// A CLIP-style model folder of your own (the one given to dentate-index --clip):
+    /// hybrid and dense queries also search images by their CLIP vectors.
+    /// Default: $DENTATE_CLIP.
+    #[arg(long, value_name = "DIR")]
+    clip: Option<PathBuf>,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -56,10 +61,23 @@ fn main() -> anyhow::Result<()> {
                 .unwrap_or_else(indexer::embed::default_models_dir),
         )
     };
-    let engine = Arc::new(
-        Engine::open_with_models(&cli.index, models.as_deref())
-            .with_context(|| format!("cannot open index {}", cli.index.display()))?,
-    );
+    let mut engine = Engine::open_with_models(&cli.index, models.as_deref())
+        .with_context(|| format!("cannot open index {}", cli.index.display()))?;
+    let clip = cli
+        .clip
+        .clone()
+        .or_else(|| std::env::var_os("DENTATE_CLIP").map(PathBuf::from));
+    if let (Some(dir), Some(models)) = (&clip, &models) {
+        match engine.enable_clip(dir, models) {
+            Ok(0) => eprintln!(
+                "warning: the index holds no image vectors for {}; run dentate-index --clip",
+                dir.display()
+            ),
+            Ok(_) => {}
+            Err(error) => eprintln!("warning: CLIP search unavailable: {error}"),
+        }
+    }
+    let engine = Arc::new(engine);
     if let (Some(problem), false) = (engine.dense_status(), cli.no_dense) {
         eprintln!("warning: dense retrieval unavailable, serving lexical search only: {problem}");
     }

@@ -103,6 +103,11 @@ impl Daemon {
     /// Starts `dentate-searchd` on ephemeral loopback ports and waits for its
     /// `listening grpc=… http=…` line.
     pub fn start(index_dir: &Path) -> Daemon {
+        Daemon::start_with(index_dir, &[])
+    }
+
+    /// `start` with extra arguments (e.g. `--clip DIR`).
+    pub fn start_with(index_dir: &Path, extra: &[&str]) -> Daemon {
         let mut child = Command::new(binary("dentate-searchd"))
             .arg("--index")
             .arg(index_dir)
@@ -110,6 +115,7 @@ impl Daemon {
             .arg("127.0.0.1:0")
             .arg("--http-addr")
             .arg("127.0.0.1:0")
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
