@@ -164,15 +164,7 @@ impl Clip {
         let environment =
             crate::embed::runtime(models_dir).map_err(|e| ClipError::Runtime(e.to_string()))?;
         let session = |path: &Path| -> Result<Session, ClipError> {
-            let failed = |e: ort::Error| ClipError::Model(format!("{}: {e}", path.display()));
-            Session::builder(&environment)
-                .map_err(failed)?
-                .with_intra_threads(2)
-                .map_err(|e| failed(e.into()))?
-                .with_config_entry("session.intra_op.allow_spinning", "0")
-                .map_err(|e| failed(e.into()))?
-                .commit_from_file(path)
-                .map_err(failed)
+            crate::onnx::session(&environment, path, 2).map_err(ClipError::Model)
         };
         let vision = if vision {
             Some(session(&file("vision.onnx")?)?)

@@ -9,6 +9,7 @@ pub mod gold;
 pub mod manifest;
 pub mod media;
 pub mod ocr;
+pub mod onnx;
 pub mod pipeline;
 pub mod schema;
 pub mod store;

@@ -99,19 +99,7 @@ fn session(
     path: &Path,
     threads: usize,
 ) -> Result<Session, OcrError> {
-    let model = |e: ort::Error| OcrError::Model(format!("{}: {e}", path.display()));
-    Session::builder(environment)
-        .map_err(model)?
-        .with_intra_threads(threads.max(1))
-        .map_err(|e| model(e.into()))?
-        .with_inter_threads(1)
-        .map_err(|e| model(e.into()))?
-        .with_config_entry("session.intra_op.allow_spinning", "0")
-        .map_err(|e| model(e.into()))?
-        .with_config_entry("session.inter_op.allow_spinning", "0")
-        .map_err(|e| model(e.into()))?
-        .commit_from_file(path)
-        .map_err(model)
+    crate::onnx::session(environment, path, threads).map_err(OcrError::Model)
 }
 
 impl OcrEngine {

@@ -95,15 +95,8 @@ impl Tagger {
             crate::embed::EmbedError::MissingModel { path } => TagError::MissingModel { path },
             other => TagError::Runtime(other.to_string()),
         })?;
-        let failed = |e: ort::Error| TagError::Model(format!("{}: {e}", model.display()));
-        let session = Session::builder(&environment)
-            .map_err(failed)?
-            .with_intra_threads(threads.max(1))
-            .map_err(|e| failed(e.into()))?
-            .with_config_entry("session.intra_op.allow_spinning", "0")
-            .map_err(|e| failed(e.into()))?
-            .commit_from_file(&model)
-            .map_err(failed)?;
+        let session =
+            crate::onnx::session(&environment, &model, threads).map_err(TagError::Model)?;
         Ok(Tagger { session, classes })
     }
 

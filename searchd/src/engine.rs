@@ -456,30 +456,47 @@ impl Engine {
         if params.query.trim().is_empty() || clip.is_empty() {
             return Ok(Vec::new());
         }
-        let vector_filter = match filter {
-            None => VectorFilter::default(),
-            Some(filter) => VectorFilter {
-                unit_ids: Some(self.unit_ids_matching(searcher, filter)?),
-            },
-        };
+        let vector_filter = self.vector_filter(searcher, filter)?;
         let hits =
             self.with_manifest(|m| Ok(clip.search(m, &params.query, depth, &vector_filter)))??;
-        let fields = &self.handle.fields;
         let mut out = Vec::new();
         for (unit_id, score) in hits {
-            let term = TermQuery::new(
-                Term::from_field_text(fields.unit_id, &unit_id),
-                IndexRecordOption::Basic,
-            );
-            if let Some((_, address)) = searcher
-                .search(&term, &TopDocs::with_limit(1).order_by_score())?
-                .into_iter()
-                .next()
-            {
+            if let Some(address) = self.address_of_unit(searcher, &unit_id)? {
                 out.push((address, score));
             }
         }
         Ok(out)
+    }
+
+    /// The vector-store filter equivalent to a query filter.
+    fn vector_filter(
+        &self,
+        searcher: &Searcher,
+        filter: Option<&dyn Query>,
+    ) -> Result<VectorFilter, SearchError> {
+        Ok(match filter {
+            None => VectorFilter::default(),
+            Some(filter) => VectorFilter {
+                unit_ids: Some(self.unit_ids_matching(searcher, filter)?),
+            },
+        })
+    }
+
+    /// Where a unit is in the index (`None`: it left the index).
+    fn address_of_unit(
+        &self,
+        searcher: &Searcher,
+        unit_id: &str,
+    ) -> Result<Option<DocAddress>, SearchError> {
+        let term = TermQuery::new(
+            Term::from_field_text(self.handle.fields.unit_id, unit_id),
+            IndexRecordOption::Basic,
+        );
+        Ok(searcher
+            .search(&term, &TopDocs::with_limit(1).order_by_score())?
+            .into_iter()
+            .next()
+            .map(|(_, address)| address))
     }
 
     /// Dense hits resolved to index documents: `(address, cosine)`, best first.
@@ -497,25 +514,12 @@ impl Engine {
             return Ok(Vec::new());
         }
         let fields = &self.handle.fields;
-        let vector_filter = match filter {
-            None => VectorFilter::default(),
-            Some(filter) => VectorFilter {
-                unit_ids: Some(self.unit_ids_matching(searcher, filter)?),
-            },
-        };
+        let vector_filter = self.vector_filter(searcher, filter)?;
         let store = self.with_manifest(|m| Ok(dense.store(m)))??;
         let query_vector = dense.embed_query(&params.query)?;
         let mut out = Vec::new();
         for hit in store.search(&query_vector, depth, &vector_filter) {
-            let term = TermQuery::new(
-                Term::from_field_text(fields.unit_id, &hit.unit_id),
-                IndexRecordOption::Basic,
-            );
-            let Some((_, address)) = searcher
-                .search(&term, &TopDocs::with_limit(1).order_by_score())?
-                .into_iter()
-                .next()
-            else {
+            let Some(address) = self.address_of_unit(searcher, &hit.unit_id)? else {
                 continue; // the unit left the index; its vector is stale
             };
             let doc: TantivyDocument = searcher.doc(address)?;
