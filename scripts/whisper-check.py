@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Development check for the Whisper tiny.en ONNX graphs written by scripts/convert-whisper.
+"""Development check for the Whisper ONNX graphs written by scripts/convert-whisper.
 
 Not used by Dentate at run time: it is a reference for the Rust decoding loop and a quick
 way to confirm that encoder.onnx / decoder.onnx transcribe correctly.
@@ -11,9 +11,20 @@ onnxruntime (CPU, intra_op_num_threads=1 by default), and prints the text in pla
 (prompt <|startoftranscript|><|notimestamps|>) and in timestamp mode (prompt
 <|startoftranscript|> only; segments with times), plus timings.
 
+English-only (.en) and multilingual models both work; the model is multilingual when its
+vocabulary has >= 51865 tokens (as openai-whisper decides). Special token ids are looked up
+by name in tokenizer.json (multilingual ids are one higher than .en ones), and the first
+timestamp token is <|notimestamps|> + 1. A multilingual model gets the prompt
+<|startoftranscript|><|LANG|><|transcribe|> (+ <|notimestamps|> in plain mode), where LANG
+is --language, or else detected: one decoder step after <|startoftranscript|>, argmax of
+the logits over the language tokens (the tokens between <|startoftranscript|> and
+<|translate|>). The KV-cache sizes (layers, heads, head size) are read from the decoder
+graph's self_k input (and checked against <models>/dims.json when present).
+
 Usage:
     python3 scripts/whisper-check.py AUDIO.wav [--models models/whisper-tiny-en]
                                      [--mode plain|timestamps|both] [--threads 1]
+                                     [--language fr]
 
 Needs numpy and onnxruntime.
 """
@@ -28,7 +39,6 @@ import numpy as np
 import onnxruntime as ort
 
 N_SAMPLES = 480000
-N_LAYERS, N_HEADS, HEAD_DIM = 4, 6, 64
 N_TEXT_CTX = 448
 MAX_NEW_TOKENS = N_TEXT_CTX // 2  # Whisper's default sample_len
 MAX_INITIAL_TIMESTAMP = 1.0  # seconds
@@ -57,7 +67,7 @@ class Tokenizer:
         # tokenizer.json has no timestamp tokens; vocabulary.txt (line n = id n) does
         vocab = (ct2_dir / "vocabulary.txt").read_text(encoding="utf-8").splitlines()
         self.n_vocab = len(vocab)
-        self.timestamp_begin = vocab.index("<|0.00|>")
+        self.multilingual = self.n_vocab >= 51865
         self.byte_decoder = {c: b for b, c in bytes_to_unicode().items()}
 
         config = json.loads((ct2_dir / "config.json").read_text(encoding="utf-8"))
@@ -66,7 +76,21 @@ class Tokenizer:
         self.eot = self.special["<|endoftext|>"]
         self.sot = self.special["<|startoftranscript|>"]
         self.no_timestamps = self.special["<|notimestamps|>"]
-        self.no_speech = self.special["<|nocaptions|>"]
+        self.no_speech = self.special.get("<|nocaptions|>", self.special.get("<|nospeech|>"))
+        self.transcribe = self.special["<|transcribe|>"]
+        self.translate = self.special["<|translate|>"]
+        self.timestamp_begin = self.no_timestamps + 1
+        if vocab[self.timestamp_begin] != "<|0.00|>":
+            raise SystemExit(f"vocabulary.txt: id {self.timestamp_begin} is {vocab[self.timestamp_begin]!r}, not <|0.00|>")
+        # language tokens <|en|>, <|zh|>, ...: the specials between sot and translate
+        self.languages = {t[2:-2]: i for t, i in self.special.items() if self.sot < i < self.translate}
+        # (config.json's lang_ids are only meaningful for multilingual models: the tiny.en
+        # package lists multilingual ids there, which are off by one for its vocabulary)
+        if self.multilingual and sorted(self.languages.values()) != sorted(config.get("lang_ids", [])):
+            print("warning: config.json lang_ids differ from the language tokens in tokenizer.json")
+
+    def language_name(self, token):
+        return self.id_to_token[token][2:-2]
 
     def decode(self, ids):
         ids = [i for i in ids if i < self.eot]
@@ -118,9 +142,39 @@ def apply_timestamp_rules(logits, generated, tok):
     return logits
 
 
-def transcribe(dec, cross_k, cross_v, tok, timestamps):
-    prompt = [tok.sot] if timestamps else [tok.sot, tok.no_timestamps]
-    self_k = np.zeros((N_LAYERS, 1, N_HEADS, 0, HEAD_DIM), dtype=np.float32)  # P = 0
+def empty_cache(dec):
+    """Zero-length self-attention cache [L, 1, H, 0, Dh], sized from the decoder's self_k input."""
+    n_layers, _, n_heads, _, head_dim = next(i.shape for i in dec.get_inputs() if i.name == "self_k")
+    return np.zeros((n_layers, 1, n_heads, 0, head_dim), dtype=np.float32)  # P = 0
+
+
+def detect_language(dec, cross_k, cross_v, tok):
+    """One decoder step after <|startoftranscript|>; returns (language token, time (s),
+    [(code, probability)] for the 3 likeliest languages)."""
+    self_k = empty_cache(dec)
+    t0 = time.perf_counter()
+    logits, _, _ = dec.run(
+        None,
+        {"token": np.array([[tok.sot]], dtype=np.int64), "self_k": self_k, "self_v": self_k,
+         "cross_k": cross_k, "cross_v": cross_v},
+    )
+    elapsed = time.perf_counter() - t0
+    ids = np.array(sorted(tok.languages.values()))
+    lang_logits = logits[0, ids].astype(np.float64)
+    probs = np.exp(log_softmax(lang_logits))
+    top = np.argsort(-probs)[:3]
+    return int(ids[top[0]]), elapsed, [(tok.language_name(int(ids[i])), float(probs[i])) for i in top]
+
+
+def transcribe(dec, cross_k, cross_v, tok, timestamps, language=None):
+    """Greedy decoding. `language` (a language token id) is required for multilingual
+    models and ignored for .en ones."""
+    prompt = [tok.sot]
+    if tok.multilingual:
+        prompt += [language, tok.transcribe]
+    if not timestamps:
+        prompt.append(tok.no_timestamps)
+    self_k = empty_cache(dec)
     self_v = self_k
     generated, times = [], []
     no_speech_prob = None
@@ -135,7 +189,7 @@ def transcribe(dec, cross_k, cross_v, tok, timestamps):
         )
         times.append(time.perf_counter() - t0)
         logits = logits[0].astype(np.float64)
-        if no_speech_prob is None:  # the output at <|startoftranscript|>
+        if no_speech_prob is None:  # the output at <|startoftranscript|> (the first call)
             no_speech_prob = float(np.exp(log_softmax(logits)[tok.no_speech]))
         if feed:
             continue
@@ -177,14 +231,22 @@ def main():
     parser.add_argument("--models", type=Path, default=Path(__file__).resolve().parent.parent / "models" / "whisper-tiny-en")
     parser.add_argument("--mode", choices=["plain", "timestamps", "both"], default="both")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--language", help="language code for multilingual models (default: detect)")
     args = parser.parse_args()
 
     tok = Tokenizer(args.models / "ct2")
     print(f"ids: eot={tok.eot} sot={tok.sot} notimestamps={tok.no_timestamps} "
           f"nocaptions(no_speech)={tok.no_speech} timestamp_begin={tok.timestamp_begin} "
-          f"translate={tok.special['<|translate|>']} transcribe={tok.special['<|transcribe|>']} "
+          f"translate={tok.translate} transcribe={tok.transcribe} "
           f"startoflm={tok.special['<|startoflm|>']} startofprev={tok.special['<|startofprev|>']} "
-          f"en={tok.special['<|en|>']} n_vocab={tok.n_vocab}")
+          f"en={tok.special['<|en|>']} n_vocab={tok.n_vocab} multilingual={tok.multilingual}")
+    language = None
+    if args.language is not None:
+        if not tok.multilingual:
+            raise SystemExit("--language needs a multilingual model")
+        if args.language not in tok.languages:
+            raise SystemExit(f"unknown language {args.language!r}; known: {' '.join(tok.languages)}")
+        language = tok.languages[args.language]
 
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = args.threads
@@ -193,6 +255,15 @@ def main():
     enc = ort.InferenceSession(str(args.models / "encoder.onnx"), opts, providers=["CPUExecutionProvider"])
     dec = ort.InferenceSession(str(args.models / "decoder.onnx"), opts, providers=["CPUExecutionProvider"])
     print(f"session load: {time.perf_counter() - t0:.2f} s")
+    cache = empty_cache(dec)
+    print(f"kv cache: layers={cache.shape[0]} heads={cache.shape[2]} head_dim={cache.shape[4]}")
+    dims_path = args.models / "dims.json"
+    if dims_path.exists():
+        dims = json.loads(dims_path.read_text(encoding="utf-8"))
+        graph = {"n_layers": cache.shape[0], "n_heads": cache.shape[2], "head_dim": cache.shape[4],
+                 "n_vocab": tok.n_vocab, "multilingual": tok.multilingual}
+        if any(dims.get(k) != v for k, v in graph.items()):
+            raise SystemExit(f"{dims_path} says {dims}, but the graphs / vocabulary give {graph}")
 
     audio, duration = read_wav(args.wav)
     print(f"audio: {duration:.2f} s (using first {min(duration, 30.0):.2f} s)")
@@ -203,12 +274,20 @@ def main():
         enc_times.append(time.perf_counter() - t0)
     print(f"encoder: {' '.join(f'{t * 1000:.0f}' for t in enc_times)} ms (3 runs)")
 
+    if tok.multilingual and language is None:
+        language, elapsed, top = detect_language(dec, cross_k, cross_v, tok)
+        print(f"language: detected {tok.language_name(language)} in {elapsed * 1000:.1f} ms ("
+              + ", ".join(f"{code} {p:.3f}" for code, p in top) + ")")
+    elif tok.multilingual:
+        print(f"language: {tok.language_name(language)} (given)")
+
     modes = {"plain": [False], "timestamps": [True], "both": [False, True]}[args.mode]
     for timestamps in modes:
-        ids, times, no_speech = transcribe(dec, cross_k, cross_v, tok, timestamps)
+        ids, times, no_speech = transcribe(dec, cross_k, cross_v, tok, timestamps, language)
         steady = sorted(times[1:]) or times
         print(f"\n[{'timestamps' if timestamps else 'plain'}] {len(times)} decoder calls, "
               f"first {times[0] * 1000:.1f} ms, median {steady[len(steady) // 2] * 1000:.1f} ms, "
+              f"mean {sum(steady) / len(steady) * 1000:.1f} ms (after the first), "
               f"max {max(times) * 1000:.1f} ms; no_speech_prob={no_speech:.4f}")
         print(f"ids: {ids}")
         if timestamps:

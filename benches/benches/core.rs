@@ -465,14 +465,14 @@ fn bench_dense() {
 /// at a time), each next to the raw model inference on the same decoded inputs.
 fn bench_media() {
     let models = indexer::embed::default_models_dir();
-    let models = if models.join("whisper-tiny-en").is_dir() {
+    let models = if models.join("whisper-base").is_dir() {
         models
     } else {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
     };
     let threads = 2;
     let (Ok(mut speech), Ok(mut ocr)) = (
-        indexer::media::Speech::load(&models, threads),
+        indexer::media::Speech::load(&models, indexer::media::AsrModel::default(), threads),
         indexer::ocr::OcrEngine::load(&models, threads),
     ) else {
         println!("## media: skipped (run scripts/fetch-models)");

@@ -22,7 +22,7 @@ use tantivy::{doc, Index, IndexWriter, TantivyDocument, Term};
 
 use crate::error::IndexError;
 use crate::manifest::{FileRecord, FileStatus, Manifest};
-use crate::media::{MediaStage, MediaSummary, MEDIA_KEY, MEDIA_MARKER};
+use crate::media::{AsrModel, MediaStage, MediaSummary, MEDIA_KEY};
 use crate::schema::{build_schema, register_analyzers, split_path_words, Fields, SCHEMA_VERSION};
 use crate::store::{IndexInfo, IndexLayout, FORMAT_NAME};
 use crate::walk::{walk, WalkedFile};
@@ -57,6 +57,8 @@ pub struct IndexOptions {
     pub media: bool,
     /// Give up on decoding one audio/video file after this long.
     pub media_timeout: Duration,
+    /// The speech recogniser.
+    pub asr: AsrModel,
     /// A user-supplied CLIP-style model folder (see [`crate::clip`]): images get an
     /// image–text embedding.
     pub clip_dir: Option<PathBuf>,
@@ -80,6 +82,7 @@ impl IndexOptions {
             ocr: true,
             media: true,
             media_timeout: Duration::from_secs(600),
+            asr: AsrModel::default(),
             clip_dir: None,
         }
     }
@@ -233,9 +236,14 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     };
     summary.gold = gold.summary.clone();
     let ocr = Ocr::new(options);
-    let media = options
-        .media
-        .then(|| MediaStage::new(&options.models_dir, options.threads, options.media_timeout));
+    let media = options.media.then(|| {
+        MediaStage::new(
+            &options.models_dir,
+            options.asr,
+            options.threads,
+            options.media_timeout,
+        )
+    });
     let mut seen: HashSet<String> = HashSet::new();
     let mut to_convert: Vec<&WalkedFile> = Vec::new();
     let mut issue_records = Vec::new();
@@ -799,9 +807,7 @@ fn analyse_media(
         tagger,
         &mut converted.units,
     );
-    record
-        .extra
-        .insert(MEDIA_KEY.to_string(), MEDIA_MARKER.to_string());
+    record.extra.insert(MEDIA_KEY.to_string(), media.marker());
     if let Some(note) = note {
         // The metadata unit stays; the file is listed as damaged with ffmpeg's reason.
         tracing::warn!(path = %record.path, note = %note, "media analysis incomplete");

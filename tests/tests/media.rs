@@ -13,8 +13,8 @@ fn models_ready() -> bool {
     let ready = [
         "onnxruntime/libonnxruntime.so",
         "vad/silero_vad.onnx",
-        "whisper-tiny-en/encoder.onnx",
-        "whisper-tiny-en/decoder.onnx",
+        "whisper-base/encoder.onnx",
+        "whisper-base/decoder.onnx",
         "ocr/ppocrv5_det.onnx",
     ]
     .iter()

@@ -144,6 +144,17 @@ async fn realworld_corpus_acceptance() {
         let end = top["metadata"]["end"].as_f64().unwrap();
         assert!(start <= 3.5 && end >= 7.5, "{reply}");
 
+        // Whisper base is multilingual: a French memo is transcribed in French.
+        let (status, reply) = daemon.post(
+            "/retrieve",
+            r#"{"query": "consulat conservateur des eaux et forêts", "top_k": 3, "mode": "lexical"}"#,
+        );
+        assert_eq!(status, 200, "{reply}");
+        assert_eq!(
+            reply["results"][0]["metadata"]["file_path"], "Audio/Voice Memos/french - consulat.wav",
+            "{reply}"
+        );
+
         let (status, reply) = daemon.post(
             "/retrieve",
             r#"{"query": "Photo JPEG 25 fps", "top_k": 3, "mode": "lexical"}"#,

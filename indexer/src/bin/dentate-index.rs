@@ -53,6 +53,10 @@ struct Cli {
     /// Default: $DENTATE_CLIP.
     #[arg(long, value_name = "DIR")]
     clip: Option<PathBuf>,
+    /// Speech recogniser: `base` (Whisper base, multilingual, language detected per
+    /// window) or `tiny.en` (English only, about twice as fast).
+    #[arg(long, default_value = "base", value_parser = ["base", "tiny.en"])]
+    asr: String,
     /// Give up on analysing one audio/video file after this many seconds.
     #[arg(long, default_value_t = 600)]
     media_timeout: u64,
@@ -122,6 +126,7 @@ fn main() -> anyhow::Result<()> {
     options.embed = !cli.no_embed;
     options.ocr = !cli.no_ocr;
     options.media = !cli.no_media;
+    options.asr = indexer::media::AsrModel::parse(&cli.asr).unwrap_or_default();
     options.clip_dir = cli
         .clip
         .clone()

@@ -36,8 +36,46 @@ use crate::tags::Tagger;
 /// Key in `FileRecord.extra` of audio/video files whose content was analysed; the value
 /// names the models, so a run with (other) models available redoes the others.
 pub const MEDIA_KEY: &str = "media";
-/// Value of [`MEDIA_KEY`].
-pub const MEDIA_MARKER: &str = "silero6+whisper-tiny.en+ppocrv5";
+/// The speech recogniser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AsrModel {
+    /// Whisper base, multilingual (the language is detected per window): better
+    /// transcripts, about twice the compute of tiny.en.
+    #[default]
+    Base,
+    /// Whisper tiny.en: English only, fastest.
+    TinyEn,
+}
+
+impl AsrModel {
+    pub fn parse(name: &str) -> Option<AsrModel> {
+        match name {
+            "base" => Some(AsrModel::Base),
+            "tiny.en" | "tiny-en" => Some(AsrModel::TinyEn),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AsrModel::Base => "base",
+            AsrModel::TinyEn => "tiny.en",
+        }
+    }
+
+    /// Its folder under the models folder.
+    pub fn dir(self, models_dir: &Path) -> PathBuf {
+        models_dir.join(match self {
+            AsrModel::Base => "whisper-base",
+            AsrModel::TinyEn => "whisper-tiny-en",
+        })
+    }
+
+    /// Value of [`MEDIA_KEY`] for files analysed with this model.
+    pub fn marker(self) -> String {
+        format!("silero6+whisper-{}+ppocrv5", self.as_str())
+    }
+}
 /// Longest stretch of a file that is analysed.
 pub const MAX_MEDIA_SECONDS: u32 = 4 * 3600;
 /// Field of a media unit saying where its text comes from: `speech` or `screen`.
@@ -93,14 +131,14 @@ pub struct Speech {
 }
 
 impl Speech {
-    pub fn load(models_dir: &Path, threads: usize) -> Result<Speech, MediaError> {
+    pub fn load(models_dir: &Path, asr: AsrModel, threads: usize) -> Result<Speech, MediaError> {
         let environment = crate::embed::runtime(models_dir).map_err(|e| match e {
             crate::embed::EmbedError::MissingModel { path } => MediaError::MissingModel { path },
             other => MediaError::Runtime(other.to_string()),
         })?;
         Ok(Speech {
             vad: vad::Vad::load(&environment, models_dir)?,
-            whisper: whisper::Whisper::load(&environment, models_dir, threads)?,
+            whisper: whisper::Whisper::load(&environment, &asr.dir(models_dir), threads)?,
         })
     }
 
@@ -132,10 +170,12 @@ impl Speech {
                 stats.asr_decoder_seconds += transcript.decoder_s;
                 let offset = start_ms as f64 / 1000.0;
                 let window_end = window.end_ms as f64 / 1000.0;
+                let language = transcript.language.clone();
                 segments.extend(transcript.segments.into_iter().map(|s| whisper::Segment {
                     start_s: offset + s.start_s,
                     end_s: (offset + s.end_s).min(window_end),
                     text: s.text,
+                    language: language.clone(),
                 }));
                 match transcript.resume_at {
                     Some(resume) if resume >= 1.0 => start_ms += (resume * 1000.0) as u64,
@@ -197,6 +237,7 @@ impl MediaSummary {
 /// The run's media stage: models loaded on the first file, shared by the workers.
 pub struct MediaStage {
     models_dir: PathBuf,
+    asr: AsrModel,
     threads: usize,
     ffmpeg: decode::Ffmpeg,
     /// ffmpeg runs and the speech models are present.
@@ -206,12 +247,12 @@ pub struct MediaStage {
 }
 
 impl MediaStage {
-    pub fn new(models_dir: &Path, threads: usize, timeout: Duration) -> MediaStage {
+    pub fn new(models_dir: &Path, asr: AsrModel, threads: usize, timeout: Duration) -> MediaStage {
         let ffmpeg = decode::Ffmpeg::new(timeout);
         let wanted = [
             models_dir.join("vad").join("silero_vad.onnx"),
-            models_dir.join("whisper-tiny-en").join("encoder.onnx"),
-            models_dir.join("whisper-tiny-en").join("decoder.onnx"),
+            asr.dir(models_dir).join("encoder.onnx"),
+            asr.dir(models_dir).join("decoder.onnx"),
         ];
         let available = if !ffmpeg.available() {
             Err("ffmpeg is not installed (apt-get install ffmpeg)".to_string())
@@ -225,6 +266,7 @@ impl MediaStage {
         };
         MediaStage {
             models_dir: models_dir.to_path_buf(),
+            asr,
             threads: threads.max(1),
             ffmpeg,
             available,
@@ -237,9 +279,14 @@ impl MediaStage {
         self.available.is_ok()
     }
 
+    /// What analysed files are marked with (see [`MEDIA_KEY`]).
+    pub fn marker(&self) -> String {
+        self.asr.marker()
+    }
+
     /// Whether an indexed audio/video record still lacks this stage's analysis.
     pub fn missing(&self, extra: &BTreeMap<String, String>) -> bool {
-        self.available() && extra.get(MEDIA_KEY).map(String::as_str) != Some(MEDIA_MARKER)
+        self.available() && extra.get(MEDIA_KEY) != Some(&self.asr.marker())
     }
 
     /// Analyses one file: appends its speech and screen units. Problems are logged and
@@ -305,7 +352,7 @@ impl MediaStage {
             return Ok(Vec::new());
         }
         let speech = self.speech.get_or_init(|| {
-            Speech::load(&self.models_dir, self.threads)
+            Speech::load(&self.models_dir, self.asr, self.threads)
                 .map(Mutex::new)
                 .map_err(|error| {
                     tracing::warn!(error = %error, "speech recognition disabled for this run");
@@ -326,7 +373,11 @@ impl MediaStage {
             .into_iter()
             .map(|s| {
                 let (start_ms, end_ms) = ((s.start_s * 1000.0) as u64, (s.end_s * 1000.0) as u64);
-                media_unit(start_ms, end_ms, "speech", s.text, created)
+                let mut unit = media_unit(start_ms, end_ms, "speech", s.text, created);
+                if let Some(language) = s.language {
+                    unit.fields.insert("language".into(), language);
+                }
+                unit
             })
             .collect())
     }
@@ -541,6 +592,7 @@ mod tests {
             start_s,
             end_s,
             text: text.to_string(),
+            language: None,
         }
     }
 
@@ -570,6 +622,17 @@ mod tests {
             ]
         );
         assert!(joined[0].text.contains("for you ask what"));
+    }
+
+    #[test]
+    fn asr_models_have_their_own_folder_and_marker() {
+        assert_eq!(AsrModel::default(), AsrModel::Base);
+        assert_eq!(AsrModel::parse("tiny.en"), Some(AsrModel::TinyEn));
+        assert_eq!(AsrModel::parse("large"), None);
+        assert_ne!(AsrModel::Base.marker(), AsrModel::TinyEn.marker());
+        assert!(AsrModel::TinyEn
+            .dir(Path::new("m"))
+            .ends_with("whisper-tiny-en"));
     }
 
     #[test]

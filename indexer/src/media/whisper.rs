@@ -43,12 +43,16 @@ pub struct Segment {
     pub start_s: f64,
     pub end_s: f64,
     pub text: String,
+    /// Language code detected for the window (multilingual models).
+    pub language: Option<String>,
 }
 
 /// What one window gave.
 #[derive(Debug, Clone, Default)]
 pub struct Transcript {
     pub segments: Vec<Segment>,
+    /// Detected language code ("en", "fr"…; multilingual models only).
+    pub language: Option<String>,
     /// Probability of `<|nocaptions|>` at the first step.
     pub no_speech: f32,
     /// Mean log probability of the sampled tokens.
@@ -64,6 +68,10 @@ pub struct Transcript {
 struct Special {
     eot: u32,
     sot: u32,
+    /// `<|transcribe|>` (multilingual models).
+    transcribe: u32,
+    /// Language tokens `<|en|>`…, a contiguous range after `sot` (multilingual models).
+    languages: std::ops::Range<u32>,
     no_speech: u32,
     no_timestamps: u32,
     timestamp_begin: u32,
@@ -81,17 +89,29 @@ pub struct Whisper {
     layers: usize,
     heads: usize,
     head_dim: usize,
+    multilingual: bool,
+}
+
+/// The self-attention cache of one decode.
+struct Cache {
+    k: DynValue,
+    v: DynValue,
 }
 
 impl Whisper {
-    /// Loads `<models>/whisper-tiny-en/{encoder,decoder}.onnx` and the tokenizer and
-    /// configuration that came with the weights.
+    /// Loads `<dir>/{encoder,decoder}.onnx` (and `dims.json`, written by the converter;
+    /// tiny.en's sizes when it is absent) and the tokenizer and configuration that came
+    /// with the weights (`<dir>/ct2/`).
     pub fn load(
         environment: &ort::environment::Environment,
-        models_dir: &Path,
+        dir: &Path,
         threads: usize,
     ) -> Result<Whisper, MediaError> {
-        let dir = models_dir.join("whisper-tiny-en");
+        let dims: serde_json::Value = std::fs::read(dir.join("dims.json"))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
+        let dim = |key: &str, default: u64| dims[key].as_u64().unwrap_or(default) as usize;
         let encoder = super::require(dir.join("encoder.onnx"))?;
         let decoder = super::require(dir.join("decoder.onnx"))?;
         let tokenizer = super::require(dir.join("ct2").join("tokenizer.json"))?;
@@ -103,9 +123,13 @@ impl Whisper {
             })
         };
         let no_timestamps = id("<|notimestamps|>")?;
+        let sot = id("<|startoftranscript|>")?;
+        let translate = id("<|translate|>")?;
         let special = Special {
             eot: id("<|endoftext|>")?,
-            sot: id("<|startoftranscript|>")?,
+            sot,
+            transcribe: id("<|transcribe|>")?,
+            languages: sot + 1..translate,
             no_speech: id("<|nocaptions|>").or_else(|_| id("<|nospeech|>"))?,
             no_timestamps,
             timestamp_begin: no_timestamps + 1,
@@ -134,10 +158,40 @@ impl Whisper {
             special,
             suppress: list("suppress_ids"),
             suppress_begin: list("suppress_ids_begin"),
-            layers: 4,
-            heads: 6,
-            head_dim: 64,
+            layers: dim("n_layers", 4),
+            heads: dim("n_heads", 6),
+            head_dim: dim("head_dim", 64),
+            multilingual: dims["multilingual"].as_bool().unwrap_or(false),
         })
+    }
+
+    /// Feeds one token; returns the next-token logits and grows the cache.
+    fn step(
+        &mut self,
+        token: u32,
+        cache: &mut Cache,
+        cross_k: &DynValue,
+        cross_v: &DynValue,
+    ) -> Result<Vec<f32>, MediaError> {
+        let mut outputs = self.decoder.run(ort::inputs![
+            "token" => Tensor::from_array(([1usize, 1], vec![token as i64]))?,
+            "self_k" => &cache.k,
+            "self_v" => &cache.v,
+            "cross_k" => cross_k,
+            "cross_v" => cross_v,
+        ])?;
+        let logits = {
+            let (_, logits) = outputs["logits"].try_extract_tensor::<f32>()?;
+            logits.to_vec()
+        };
+        let missing = |name: &str| MediaError::Model(format!("decoder has no output {name}"));
+        cache.k = outputs
+            .remove("new_self_k")
+            .ok_or_else(|| missing("new_self_k"))?;
+        cache.v = outputs
+            .remove("new_self_v")
+            .ok_or_else(|| missing("new_self_v"))?;
+        Ok(logits)
     }
 
     /// Transcribes up to 30 s of 16 kHz mono audio.
@@ -161,34 +215,32 @@ impl Whisper {
 
         let started = std::time::Instant::now();
         let empty = [self.layers, 1, self.heads, 0, self.head_dim];
-        let mut self_k: DynValue = Tensor::from_array((empty, Vec::<f32>::new()))?.into_dyn();
-        let mut self_v: DynValue = Tensor::from_array((empty, Vec::<f32>::new()))?.into_dyn();
+        let mut cache = Cache {
+            k: Tensor::from_array((empty, Vec::<f32>::new()))?.into_dyn(),
+            v: Tensor::from_array((empty, Vec::<f32>::new()))?.into_dyn(),
+        };
         let mut tokens: Vec<u32> = Vec::new();
-        let mut next = self.special.sot;
-        let mut no_speech = 0f32;
         let mut sum_logprob = 0f32;
         let mut finished = false;
-        for step in 0..=MAX_TOKENS {
-            let mut outputs = self.decoder.run(ort::inputs![
-                "token" => Tensor::from_array(([1usize, 1], vec![next as i64]))?,
-                "self_k" => &self_k,
-                "self_v" => &self_v,
-                "cross_k" => &cross_k,
-                "cross_v" => &cross_v,
-            ])?;
-            let mut logits = {
-                let (_, logits) = outputs["logits"].try_extract_tensor::<f32>()?;
-                logits.to_vec()
-            };
-            self_k = take(&mut outputs, "new_self_k")?;
-            self_v = take(&mut outputs, "new_self_v")?;
-            drop(outputs);
-            if step == 0 {
-                no_speech = softmax_at(&logits, self.special.no_speech);
-            }
-            if step == MAX_TOKENS {
-                break;
-            }
+        // Prompt: <|startoftranscript|>, and for multilingual models the detected
+        // language and <|transcribe|>.
+        let mut logits = self.step(self.special.sot, &mut cache, &cross_k, &cross_v)?;
+        let no_speech = softmax_at(&logits, self.special.no_speech);
+        let mut language = None;
+        if self.multilingual && !self.special.languages.is_empty() {
+            let range = self.special.languages.clone();
+            let start = range.start as usize;
+            let end = (range.end as usize).min(logits.len());
+            let lang = range.start + argmax(&logits[start..end]);
+            language = self.vocab.get(lang as usize).map(|t| {
+                t.trim_start_matches("<|")
+                    .trim_end_matches("|>")
+                    .to_string()
+            });
+            self.step(lang, &mut cache, &cross_k, &cross_v)?;
+            logits = self.step(self.special.transcribe, &mut cache, &cross_k, &cross_v)?;
+        }
+        while tokens.len() < MAX_TOKENS {
             self.apply_rules(&tokens, &mut logits);
             let token = argmax(&logits);
             sum_logprob += softmax_at(&logits, token).max(1e-30).ln();
@@ -200,7 +252,7 @@ impl Whisper {
             if repeating(&tokens) {
                 break;
             }
-            next = token;
+            logits = self.step(token, &mut cache, &cross_k, &cross_v)?;
         }
         let avg_logprob = sum_logprob / (tokens.len() + usize::from(finished)).max(1) as f32;
         let silent = no_speech > NO_SPEECH_THRESHOLD && avg_logprob < LOGPROB_THRESHOLD;
@@ -224,6 +276,7 @@ impl Whisper {
         };
         Ok(Transcript {
             segments,
+            language,
             no_speech,
             avg_logprob,
             resume_at,
@@ -321,6 +374,7 @@ impl Whisper {
                     start_s,
                     end_s,
                     text,
+                    language: None,
                 })
             })
             .collect()
