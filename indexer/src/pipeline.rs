@@ -837,6 +837,8 @@ fn media_missing(media: Option<&MediaStage>, record: &FileRecord) -> bool {
     media.is_some_and(|m| m.missing(&record.extra))
         && record.status == FileStatus::Indexed
         && record.parent_path.is_none()
+        // Gold text replaces conversion (and so media analysis) for its files.
+        && !record.extra.contains_key(crate::gold::GOLD_HASH_KEY)
         && (record.file_type == FileType::Audio.as_str()
             || record.file_type == FileType::Video.as_str())
 }
@@ -1527,6 +1529,8 @@ impl Ocr {
 fn ocr_missing(ocr: Option<&Ocr>, record: &FileRecord) -> bool {
     ocr.is_some_and(|ocr| ocr.available)
         && record.status == FileStatus::Indexed
+        // Gold text replaces conversion (and so OCR) for its files.
+        && !record.extra.contains_key(crate::gold::GOLD_HASH_KEY)
         && ((record.file_type == FileType::Image.as_str()
             && record.extra.get(OCR_KEY).map(String::as_str) != ocr.map(Ocr::marker))
             || record.extra.contains_key(OCR_PENDING_KEY))
