@@ -67,10 +67,12 @@ fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
         extensions: request.extensions,
         time_start: (range.start != 0).then_some(range.start),
         time_end: (range.end != 0).then_some(range.end),
+        // Unspecified is the server's default, hybrid (answered lexically, with a note,
+        // when no models are installed), as the proto documents.
         mode: match pb::SearchMode::try_from(request.mode).unwrap_or_default() {
-            pb::SearchMode::Hybrid => Mode::Hybrid,
+            pb::SearchMode::Lexical => Mode::Lexical,
             pb::SearchMode::Dense => Mode::Dense,
-            _ => Mode::Lexical,
+            pb::SearchMode::Hybrid | pb::SearchMode::Unspecified => Mode::Hybrid,
         },
         fusion: match pb::Fusion::try_from(request.fusion).unwrap_or_default() {
             pb::Fusion::Weighted => Fusion::Weighted {

@@ -54,6 +54,31 @@ fn a_query_without_shared_words_finds_its_file_semantically() {
     for key in ["bm25.rank", "dense.rank", "dense.cosine", "fused"] {
         assert!(explain.get(key).is_some(), "{key} missing: {reply}");
     }
+
+    // gRPC without a mode gets the server's default, hybrid, as the proto says.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut client = daemon.client().await;
+        let reply = client
+            .search(dentate_proto::v1::SearchRequest {
+                query: query.into(),
+                top_k: 1,
+                explain: true,
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(
+            reply.files[0].file.as_ref().unwrap().path,
+            "Notes/afternoon.md"
+        );
+        let notes = reply.explain.unwrap().notes;
+        assert!(notes.iter().any(|n| n == "mode: hybrid"), "{notes:?}");
+    });
 }
 
 fn vectors(index_dir: &std::path::Path) -> Vec<(String, String, Vec<f32>)> {
