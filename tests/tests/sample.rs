@@ -38,10 +38,13 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// A lexical search: the facts below are the BM25 + locator acceptance set (hybrid, the
+/// server's default, is measured on the persona questions by `dentate-eval`).
 fn search_request(query: &str, top_k: u32) -> pb::SearchRequest {
     pb::SearchRequest {
         query: query.to_string(),
         top_k,
+        mode: pb::SearchMode::Lexical as i32,
         ..Default::default()
     }
 }
