@@ -68,6 +68,15 @@ impl From<ort::Error> for OcrError {
     }
 }
 
+/// The text of recognised lines, one per line.
+pub fn lines_text(lines: &[OcrLine]) -> String {
+    lines
+        .iter()
+        .map(|line| line.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// One recognised line of text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OcrLine {
@@ -134,6 +143,17 @@ impl OcrEngine {
             rec: session(&environment, &rec_path, threads)?,
             keys,
         })
+    }
+
+    /// [`OcrEngine::recognize`] on an engine shared by workers: locks it and turns a
+    /// panic into an error.
+    pub fn recognize_shared(
+        engine: &std::sync::Mutex<OcrEngine>,
+        image: &DynamicImage,
+    ) -> Result<Vec<OcrLine>, OcrError> {
+        let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.recognize(image)))
+            .unwrap_or_else(|_| Err(OcrError::Model("OCR panicked".to_string())))
     }
 
     /// Recognises the text of an image: lines in reading order.

@@ -691,7 +691,7 @@ fn convert_file(
         if matches!(file_type, FileType::Audio | FileType::Video)
             && converted.record.status == FileStatus::Indexed
         {
-            analyse_media(media, ocr, file, &mut converted);
+            analyse_media(media, ocr, file, file_type, &mut converted);
         }
     }
     converted
@@ -751,28 +751,19 @@ fn ocr_image_only_pages(ocr: Option<&Ocr>, file: &WalkedFile, converted: &mut Co
                 break;
             }
         };
-        let lines = {
-            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.recognize(&image)))
-        };
         read += 1;
-        match lines {
-            Ok(Ok(lines)) if !lines.is_empty() => {
+        match crate::ocr::OcrEngine::recognize_shared(engine, &image) {
+            Ok(lines) if !lines.is_empty() => {
                 lines_total += lines.len() as u64;
-                let text = lines
-                    .iter()
-                    .map(|l| l.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n");
+                let text = crate::ocr::lines_text(&lines);
                 if !unit.text.trim().is_empty() {
                     unit.text.push('\n');
                 }
                 unit.text.push_str(&text);
                 unit.fields.insert(OCR_KEY.to_string(), text);
             }
-            Ok(Ok(_)) => {}
-            Ok(Err(error)) => problems.push(format!("page {page}: OCR failed: {error}")),
-            Err(_) => problems.push(format!("page {page}: OCR panicked")),
+            Ok(_) => {}
+            Err(error) => problems.push(format!("page {page}: OCR failed: {error}")),
         }
     }
     if !problems.is_empty() {
@@ -789,6 +780,7 @@ fn analyse_media(
     media: &MediaStage,
     ocr: Option<&Ocr>,
     file: &WalkedFile,
+    file_type: FileType,
     converted: &mut Converted,
 ) {
     let record = &mut converted.record;
@@ -798,10 +790,9 @@ fn analyse_media(
         .and_then(|t| DateTime::parse_from_rfc3339(t).ok());
     let engine = ocr.and_then(Ocr::engine);
     let tagger = ocr.and_then(Ocr::tagger);
-    let before = converted.units.len();
     let note = media.apply(
         &file.abs_path,
-        file_type_is_video(record),
+        file_type == FileType::Video,
         created,
         engine,
         tagger,
@@ -819,17 +810,19 @@ fn analyse_media(
             .extra
             .insert(converters::unit::DAMAGE_KEY.to_string(), damage);
     }
-    for unit in &converted.units[before..] {
+    tally_units(record, &converted.units);
+}
+
+/// Sets a record's unit count and units by kind from its units.
+fn tally_units(record: &mut FileRecord, units: &[Unit]) {
+    record.unit_count = units.len() as u32;
+    record.units_by_kind.clear();
+    for unit in units {
         *record
             .units_by_kind
             .entry(unit.kind().as_str().to_string())
             .or_default() += 1;
     }
-    record.unit_count = converted.units.len() as u32;
-}
-
-fn file_type_is_video(record: &FileRecord) -> bool {
-    record.file_type == FileType::Video.as_str()
 }
 
 /// An indexed audio/video file that a run with the media models has not analysed yet.
@@ -929,13 +922,7 @@ fn convert_bytes(
         meta,
         children,
     } = conversion;
-    record.unit_count = units.len() as u32;
-    for unit in &units {
-        *record
-            .units_by_kind
-            .entry(unit.kind().as_str().to_string())
-            .or_default() += 1;
-    }
+    tally_units(&mut record, &units);
     record.title = meta.title.clone();
     record.author = meta.author.clone();
     record.created = meta.created.map(|t| t.to_rfc3339());
@@ -1269,13 +1256,7 @@ fn convert_gold(file: &WalkedFile, entry: &crate::gold::GoldEntry) -> Converted 
         Some(hash),
     );
     let units = crate::gold::gold_units(&entry.file);
-    record.unit_count = units.len() as u32;
-    for unit in &units {
-        *record
-            .units_by_kind
-            .entry(unit.kind().as_str().to_string())
-            .or_default() += 1;
-    }
+    tally_units(&mut record, &units);
     record.extra.insert(
         crate::gold::GOLD_KEY.to_string(),
         entry.path.to_string_lossy().to_string(),
@@ -1383,40 +1364,21 @@ impl Ocr {
         record
             .extra
             .insert(OCR_KEY.to_string(), self.marker().to_string());
-        let image = decode_for_ocr(bytes);
+        let image = decode_image(bytes);
         let lines = match &image {
             Some(image) => {
-                let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    engine.recognize(image)
-                }));
-                match result {
-                    Ok(Ok(lines)) => lines,
-                    Ok(Err(error)) => {
-                        tracing::warn!(path, error = %error, "OCR failed");
-                        Vec::new()
-                    }
-                    Err(_) => {
-                        tracing::warn!(path, "OCR panicked");
-                        Vec::new()
-                    }
-                }
+                crate::ocr::OcrEngine::recognize_shared(engine, image).unwrap_or_else(|error| {
+                    tracing::warn!(path, error = %error, "OCR failed");
+                    Vec::new()
+                })
             }
             None => Vec::new(),
         };
         let tag_started = Instant::now();
         let tags = match (&image, self.tagger()) {
-            (Some(image), Some(tagger)) => {
-                let mut tagger = tagger.lock().unwrap_or_else(|e| e.into_inner());
-                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tagger.tag(image))) {
-                    Ok(Ok(tags)) => Some(tags),
-                    Ok(Err(error)) => {
-                        tracing::warn!(path, error = %error, "tagging failed");
-                        None
-                    }
-                    Err(_) => None,
-                }
-            }
+            (Some(image), Some(tagger)) => crate::tags::Tagger::tag_shared(tagger, image)
+                .map_err(|error| tracing::warn!(path, error = %error, "tagging failed"))
+                .ok(),
             _ => None,
         };
         {
@@ -1443,11 +1405,7 @@ impl Ocr {
         if lines.is_empty() {
             return;
         }
-        let text = lines
-            .iter()
-            .map(|line| line.text.as_str())
-            .collect::<Vec<_>>()
-            .join("\n");
+        let text = crate::ocr::lines_text(&lines);
         unit.text.push_str("\nText in image:\n");
         unit.text.push_str(&text);
         unit.fields.insert(OCR_KEY.to_string(), text);
@@ -1464,38 +1422,16 @@ impl Ocr {
 
     /// The tagger, loaded on first use; `None` if its models are missing or broken.
     fn tagger(&self) -> Option<&std::sync::Mutex<crate::tags::Tagger>> {
-        if !self.tags_available {
-            return None;
-        }
-        self.tagger
-            .get_or_init(|| {
-                crate::tags::Tagger::load(&self.models_dir, self.threads)
-                    .map(std::sync::Mutex::new)
-                    .map_err(|error| {
-                        tracing::warn!(error = %error, "visual tags disabled for this run");
-                        error.to_string()
-                    })
-            })
-            .as_ref()
-            .ok()
+        crate::onnx::load_once(&self.tagger, self.tags_available, "visual tags", || {
+            crate::tags::Tagger::load(&self.models_dir, self.threads)
+        })
     }
 
     /// The engine, loaded on first use; `None` if the models are missing or broken.
     fn engine(&self) -> Option<&std::sync::Mutex<crate::ocr::OcrEngine>> {
-        if !self.available {
-            return None;
-        }
-        self.engine
-            .get_or_init(|| {
-                crate::ocr::OcrEngine::load(&self.models_dir, self.threads)
-                    .map(std::sync::Mutex::new)
-                    .map_err(|error| {
-                        tracing::warn!(error = %error, "OCR disabled for this run");
-                        error.to_string()
-                    })
-            })
-            .as_ref()
-            .ok()
+        crate::onnx::load_once(&self.engine, self.available, "OCR", || {
+            crate::ocr::OcrEngine::load(&self.models_dir, self.threads)
+        })
     }
 
     fn summary(ocr: Option<&Ocr>) -> OcrSummary {
@@ -1536,13 +1472,9 @@ fn ocr_missing(ocr: Option<&Ocr>, record: &FileRecord) -> bool {
             || record.extra.contains_key(OCR_PENDING_KEY))
 }
 
-/// Decodes an image with size and memory limits; `None` if it cannot be decoded.
+/// Decodes an image (for OCR, tags, CLIP) with size and memory limits; `None` if it
+/// cannot be decoded.
 pub(crate) fn decode_image(bytes: &[u8]) -> Option<image::DynamicImage> {
-    decode_for_ocr(bytes)
-}
-
-/// Decodes an image for OCR with size and memory limits; `None` if it cannot be decoded.
-fn decode_for_ocr(bytes: &[u8]) -> Option<image::DynamicImage> {
     let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
         .ok()?;

@@ -100,6 +100,17 @@ impl Tagger {
         Ok(Tagger { session, classes })
     }
 
+    /// [`Tagger::tag`] on a tagger shared by workers: locks it and turns a panic into an
+    /// error.
+    pub fn tag_shared(
+        tagger: &std::sync::Mutex<Tagger>,
+        image: &DynamicImage,
+    ) -> Result<Vec<Tag>, TagError> {
+        let mut tagger = tagger.lock().unwrap_or_else(|e| e.into_inner());
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tagger.tag(image)))
+            .unwrap_or_else(|_| Err(TagError::Model("tagging panicked".to_string())))
+    }
+
     /// The tags of a picture, likeliest first.
     pub fn tag(&mut self, image: &DynamicImage) -> Result<Vec<Tag>, TagError> {
         if image.width() < 8 || image.height() < 8 {

@@ -4,17 +4,14 @@
 //! manifest's vector generation changes). The hits join the hybrid fusion as a third list.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
 
 use indexer::clip::Clip;
 use indexer::embed::from_bytes;
 use indexer::Manifest;
 
-use crate::dense::VectorFilter;
+use crate::dense::{dot, Reloading, VectorFilter};
 use crate::error::SearchError;
-
-const RELOAD_CHECK: Duration = Duration::from_secs(2);
 
 /// Image vectors in memory.
 #[derive(Default)]
@@ -47,9 +44,7 @@ impl ImageStore {
 /// The daemon's CLIP side.
 pub struct ClipSearch {
     model: Mutex<Clip>,
-    name: String,
-    store: RwLock<(u64, Arc<ImageStore>)>,
-    last_check: Mutex<Instant>,
+    store: Reloading<ImageStore>,
 }
 
 impl ClipSearch {
@@ -62,52 +57,20 @@ impl ClipSearch {
         let model = Clip::load(dir, models_dir, false, true)
             .map_err(|e| SearchError::Unavailable(e.to_string()))?;
         let name = model.name().to_string();
-        let generation = manifest.vectors_generation()?;
-        let store = Arc::new(ImageStore::load(manifest, &name)?);
+        let store = Reloading::open(manifest, move |m| Ok(Arc::new(ImageStore::load(m, &name)?)))?;
         Ok(ClipSearch {
             model: Mutex::new(model),
-            name,
-            store: RwLock::new((generation, store)),
-            last_check: Mutex::new(Instant::now()),
+            store,
         })
     }
 
     /// Image vectors held.
     pub fn len(&self) -> usize {
-        self.store
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .1
-            .unit_ids
-            .len()
+        self.store.peek().unit_ids.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    fn current(&self, manifest: &Manifest) -> Result<Arc<ImageStore>, SearchError> {
-        let due = {
-            let mut last = self.last_check.lock().unwrap_or_else(|p| p.into_inner());
-            let due = last.elapsed() >= RELOAD_CHECK;
-            if due {
-                *last = Instant::now();
-            }
-            due
-        };
-        if due {
-            let generation = manifest.vectors_generation()?;
-            if generation != self.store.read().unwrap_or_else(|p| p.into_inner()).0 {
-                let fresh = Arc::new(ImageStore::load(manifest, &self.name)?);
-                *self.store.write().unwrap_or_else(|p| p.into_inner()) = (generation, fresh);
-            }
-        }
-        Ok(self
-            .store
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .1
-            .clone())
     }
 
     /// The `k` image units closest to the query: `(unit_id, cosine)`, best first.
@@ -118,7 +81,7 @@ impl ClipSearch {
         k: usize,
         filter: &VectorFilter,
     ) -> Result<Vec<(String, f32)>, SearchError> {
-        let store = self.current(manifest)?;
+        let store = self.store.get(manifest)?;
         if store.unit_ids.is_empty() || k == 0 {
             return Ok(Vec::new());
         }
@@ -145,7 +108,7 @@ impl ClipSearch {
                     .as_ref()
                     .is_none_or(|allowed| allowed.contains(&store.unit_ids[*row]))
             })
-            .map(|(row, vector)| (vector.iter().zip(&query).map(|(a, b)| a * b).sum(), row))
+            .map(|(row, vector)| (dot(vector, &query), row))
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         scored.truncate(k);

@@ -71,7 +71,7 @@ impl ExactStore {
     }
 }
 
-fn dot(a: &[f32], b: &[f32]) -> f32 {
+pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
     // Chunked so the compiler vectorises it.
     let mut sums = [0.0f32; 8];
     let chunks_a = a.chunks_exact(8);
@@ -132,14 +132,68 @@ const QUERY_CACHE: usize = 512;
 /// How often the daemon checks the manifest for new vectors.
 const RELOAD_CHECK: Duration = Duration::from_secs(2);
 
+/// How a [`Reloading`] value is (re)loaded.
+type Loader<T> = Box<dyn Fn(&Manifest) -> Result<Arc<T>, SearchError> + Send + Sync>;
+
+/// Something loaded from the manifest's vectors and loaded again when the indexer has
+/// written new ones (`vectors_generation` changed; checked at most every
+/// [`RELOAD_CHECK`]).
+pub struct Reloading<T: ?Sized> {
+    current: RwLock<(u64, Arc<T>)>,
+    last_check: Mutex<Instant>,
+    load: Loader<T>,
+}
+
+impl<T: ?Sized> Reloading<T> {
+    pub fn open(
+        manifest: &Manifest,
+        load: impl Fn(&Manifest) -> Result<Arc<T>, SearchError> + Send + Sync + 'static,
+    ) -> Result<Reloading<T>, SearchError> {
+        let generation = manifest.vectors_generation()?;
+        Ok(Reloading {
+            current: RwLock::new((generation, load(manifest)?)),
+            last_check: Mutex::new(Instant::now()),
+            load: Box::new(load),
+        })
+    }
+
+    /// The current value, reloaded first when it is due and the vectors changed.
+    pub fn get(&self, manifest: &Manifest) -> Result<Arc<T>, SearchError> {
+        let due = {
+            let mut last = self.last_check.lock().unwrap_or_else(|p| p.into_inner());
+            let due = last.elapsed() >= RELOAD_CHECK;
+            if due {
+                *last = Instant::now();
+            }
+            due
+        };
+        if due {
+            let generation = manifest.vectors_generation()?;
+            if generation != self.current.read().unwrap_or_else(|p| p.into_inner()).0 {
+                let fresh = (self.load)(manifest)?;
+                *self.current.write().unwrap_or_else(|p| p.into_inner()) = (generation, fresh);
+            }
+        }
+        Ok(self.peek())
+    }
+
+    /// The value held now, without checking for new vectors.
+    pub fn peek(&self) -> Arc<T> {
+        self.current
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .1
+            .clone()
+    }
+}
+
 /// Query text → embedding, with insertion order for eviction.
 type QueryCache = (HashMap<String, Arc<Vec<f32>>>, VecDeque<String>);
 
 /// The dense side of the daemon: encoder, store, query cache, reloads.
 pub struct Dense {
     encoder: Mutex<TextEncoder>,
-    store: RwLock<(u64, Arc<dyn VectorStore>)>,
-    last_check: Mutex<Instant>,
+    store: Reloading<dyn VectorStore>,
     cache: Mutex<QueryCache>,
 }
 
@@ -148,41 +202,19 @@ impl Dense {
     pub fn open(models_dir: &Path, manifest: &Manifest) -> Result<Dense, SearchError> {
         let encoder = TextEncoder::load(models_dir, 1)
             .map_err(|e| SearchError::Unavailable(e.to_string()))?;
-        let generation = manifest.vectors_generation()?;
-        let store: Arc<dyn VectorStore> = Arc::new(ExactStore::load(manifest)?);
+        let store = Reloading::open(manifest, |m| {
+            Ok(Arc::new(ExactStore::load(m)?) as Arc<dyn VectorStore>)
+        })?;
         Ok(Dense {
             encoder: Mutex::new(encoder),
-            store: RwLock::new((generation, store)),
-            last_check: Mutex::new(Instant::now()),
+            store,
             cache: Mutex::new((HashMap::new(), VecDeque::new())),
         })
     }
 
     /// The current store, reloaded first when the indexer wrote new vectors.
     pub fn store(&self, manifest: &Manifest) -> Result<Arc<dyn VectorStore>, SearchError> {
-        let due = {
-            let mut last = self.last_check.lock().unwrap_or_else(|p| p.into_inner());
-            if last.elapsed() >= RELOAD_CHECK {
-                *last = Instant::now();
-                true
-            } else {
-                false
-            }
-        };
-        if due {
-            let generation = manifest.vectors_generation()?;
-            let current = self.store.read().unwrap_or_else(|p| p.into_inner()).0;
-            if generation != current {
-                let fresh: Arc<dyn VectorStore> = Arc::new(ExactStore::load(manifest)?);
-                *self.store.write().unwrap_or_else(|p| p.into_inner()) = (generation, fresh);
-            }
-        }
-        Ok(self
-            .store
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .1
-            .clone())
+        self.store.get(manifest)
     }
 
     /// The query's embedding (cached).

@@ -68,41 +68,31 @@ pub fn fuse_with_images<K: Hash + Eq + Clone>(
 ) -> Vec<(K, Signals)> {
     let mut merged: HashMap<K, Signals> = HashMap::new();
     let mut order: Vec<K> = Vec::new();
-    let lexical_norm = normalised(lexical);
-    let dense_norm = normalised(dense);
-    for (rank, (key, score)) in lexical.iter().enumerate() {
-        let entry = merged.entry(key.clone()).or_insert_with(|| {
-            order.push(key.clone());
-            Signals::default()
-        });
-        entry.lexical = Some((rank + 1, *score));
-        entry.fused += match fusion {
-            Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
-            Fusion::Weighted { lexical_weight } => lexical_weight * lexical_norm[rank],
-        };
-    }
-    for (rank, (key, score)) in dense.iter().enumerate() {
-        let entry = merged.entry(key.clone()).or_insert_with(|| {
-            order.push(key.clone());
-            Signals::default()
-        });
-        entry.dense = Some((rank + 1, *score));
-        entry.fused += match fusion {
-            Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
-            Fusion::Weighted { lexical_weight } => (1.0 - lexical_weight) * dense_norm[rank],
-        };
-    }
-    let images_norm = normalised(images);
-    for (rank, (key, score)) in images.iter().enumerate() {
-        let entry = merged.entry(key.clone()).or_insert_with(|| {
-            order.push(key.clone());
-            Signals::default()
-        });
-        entry.image = Some((rank + 1, *score));
-        entry.fused += match fusion {
-            Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
-            Fusion::Weighted { lexical_weight } => (1.0 - lexical_weight) * images_norm[rank],
-        };
+    // Each list: its items, its weight in weighted fusion, and where its rank goes.
+    type Slot = fn(&mut Signals) -> &mut Option<(usize, f32)>;
+    type List<'a, K> = (&'a [(K, f32)], f32, Slot);
+    let (lexical_weight, other_weight) = match fusion {
+        Fusion::Weighted { lexical_weight } => (lexical_weight, 1.0 - lexical_weight),
+        Fusion::Rrf { .. } => (1.0, 1.0),
+    };
+    let lists: [List<K>; 3] = [
+        (lexical, lexical_weight, |s| &mut s.lexical),
+        (dense, other_weight, |s| &mut s.dense),
+        (images, other_weight, |s| &mut s.image),
+    ];
+    for (list, weight, slot) in lists {
+        let norm = normalised(list);
+        for (rank, (key, score)) in list.iter().enumerate() {
+            let entry = merged.entry(key.clone()).or_insert_with(|| {
+                order.push(key.clone());
+                Signals::default()
+            });
+            *slot(entry) = Some((rank + 1, *score));
+            entry.fused += match fusion {
+                Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
+                Fusion::Weighted { .. } => weight * norm[rank],
+            };
+        }
     }
     let mut out: Vec<(K, Signals)> = order
         .into_iter()

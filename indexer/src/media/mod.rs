@@ -351,15 +351,13 @@ impl MediaStage {
         if samples.len() < decode::SAMPLE_RATE / 4 {
             return Ok(Vec::new());
         }
-        let speech = self.speech.get_or_init(|| {
+        let speech = crate::onnx::load_once(&self.speech, true, "speech recognition", || {
             Speech::load(&self.models_dir, self.asr, self.threads)
-                .map(Mutex::new)
-                .map_err(|error| {
-                    tracing::warn!(error = %error, "speech recognition disabled for this run");
-                    error.to_string()
-                })
-        });
-        let speech = speech.as_ref().map_err(|e| MediaError::Model(e.clone()))?;
+        })
+        .ok_or_else(|| {
+            let why = self.speech.get().and_then(|r| r.as_ref().err());
+            MediaError::Model(why.cloned().unwrap_or_default())
+        })?;
         let segments = {
             let mut speech = speech.lock().unwrap_or_else(|e| e.into_inner());
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -406,29 +404,17 @@ impl MediaStage {
                 _ => {
                     let read = Instant::now();
                     let image = image::DynamicImage::ImageRgb8(frame);
-                    let lines = {
-                        let mut engine = ocr.lock().unwrap_or_else(|e| e.into_inner());
-                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            engine.recognize(&image)
-                        }))
-                    };
+                    let lines = OcrEngine::recognize_shared(ocr, &image);
                     ocr_seconds += read.elapsed().as_secs_f64();
                     frames_ocr += 1;
                     let tagged = Instant::now();
                     let tags = tagger
-                        .and_then(|tagger| {
-                            let mut tagger = tagger.lock().unwrap_or_else(|e| e.into_inner());
-                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                tagger.tag(&image)
-                            }))
-                            .ok()?
-                            .ok()
-                        })
+                        .and_then(|tagger| Tagger::tag_shared(tagger, &image).ok())
                         .map(|tags| crate::tags::tags_text(&tags))
                         .unwrap_or_default();
                     tag_seconds += tagged.elapsed().as_secs_f64();
                     let text = match lines {
-                        Ok(Ok(lines)) => {
+                        Ok(lines) => {
                             let text = lines
                                 .iter()
                                 .map(|l| l.text.trim())
@@ -444,12 +430,8 @@ impl MediaStage {
                             }
                             parts.join("\n")
                         }
-                        Ok(Err(error)) => {
+                        Err(error) => {
                             failure = Some(error.to_string());
-                            return false;
-                        }
-                        Err(_) => {
-                            failure = Some("OCR panicked".to_string());
                             return false;
                         }
                     };
