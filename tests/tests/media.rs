@@ -101,4 +101,22 @@ fn speech_and_screen_text_are_found_with_times() {
     let second = index_with(profile.path(), index_dir.path(), &args);
     assert_eq!(second["converted"], 0, "{second}");
     assert_eq!(second["media"]["files"], 0, "{second}");
+
+    // With OCR off, a video's frames are simply not read: the file is not "damaged".
+    let no_ocr_index = tempfile::tempdir().unwrap();
+    let no_ocr = index_with(
+        profile.path(),
+        no_ocr_index.path(),
+        &[
+            "--no-embed",
+            "--no-ocr",
+            "--models",
+            models.to_str().unwrap(),
+        ],
+    );
+    let failures = no_ocr["failures"].as_array().unwrap();
+    assert!(
+        !failures.iter().any(|f| f["path"] == "Media/screen.mp4"),
+        "{no_ocr}"
+    );
 }

@@ -322,17 +322,13 @@ impl MediaStage {
             Err(decode::DecodeError::NoStream(_)) => {}
             Err(error) => notes.push(format!("audio: {error}")),
         }
-        // Screen text.
-        if video {
-            match ocr {
-                Some(ocr) => match self.screen_units(path, created, ocr, tagger, &mut stats) {
-                    Ok(screen) => units.extend(screen),
-                    Err(MediaError::Decode(decode::DecodeError::NoStream(_))) => {}
-                    Err(error) => notes.push(format!("video: {error}")),
-                },
-                None => {
-                    notes.push("video frames not read: OCR is off or its models are missing".into())
-                }
+        // Screen text. Without OCR (off, or its models missing: the run's choice, reported
+        // in the OCR summary) the frames are not read, which is no damage to the file.
+        if let (true, Some(ocr)) = (video, ocr) {
+            match self.screen_units(path, created, ocr, tagger, &mut stats) {
+                Ok(screen) => units.extend(screen),
+                Err(MediaError::Decode(decode::DecodeError::NoStream(_))) => {}
+                Err(error) => notes.push(format!("video: {error}")),
             }
         }
         self.stats
