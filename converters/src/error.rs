@@ -24,7 +24,9 @@ pub enum ConvertError {
     },
     #[error("file too large: {size} bytes (limit {limit})")]
     TooLarge { size: u64, limit: u64 },
-    #[error("converter crashed on {format}: {detail}")]
+    /// A converter panicked: always a bug of ours (bad input must give one of the other
+    /// variants). `detail` holds the panic message and where it was raised.
+    #[error("converter bug: the {format} converter panicked: {detail} (please report it)")]
     Panic {
         format: &'static str,
         detail: String,
@@ -66,7 +68,7 @@ impl ConvertError {
             ConvertError::Corrupt { .. } => "corrupt",
             ConvertError::Unsupported { .. } => "unsupported",
             ConvertError::TooLarge { .. } => "too_large",
-            ConvertError::Panic { .. } => "crash",
+            ConvertError::Panic { .. } => "converter_bug",
             ConvertError::Timeout { .. } => "timeout",
             ConvertError::Io(_) => "io",
         }

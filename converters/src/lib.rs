@@ -12,6 +12,7 @@ pub mod error;
 pub mod mail;
 pub mod media;
 pub mod office;
+mod panic_capture;
 pub mod pdf;
 pub mod sheet;
 pub mod sqlite;
@@ -70,17 +71,10 @@ pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
         });
     }
     let format = input.file_type.as_str();
-    let result = std::panic::catch_unwind(|| convert_unguarded(input));
+    let result = panic_capture::catching(|| convert_unguarded(input));
     match result {
         Ok(converted) => converted,
-        Err(payload) => {
-            let detail = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
-            Err(ConvertError::Panic { format, detail })
-        }
+        Err(detail) => Err(ConvertError::Panic { format, detail }),
     }
 }
 

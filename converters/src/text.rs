@@ -138,15 +138,30 @@ pub fn chunk_text(text: &str, options: ChunkOptions) -> Vec<Span> {
                 break;
             }
         }
-        let chunk = &lines[start..end];
+        // Trailing blank lines belong to no span: the locator ends at the last text.
+        let last_text = (start..end)
+            .rev()
+            .find(|&k| lines[k].tokens > 0)
+            .unwrap_or(start);
+        let chunk = &lines[start..=last_text];
         let last = &chunk[chunk.len() - 1];
-        let text = chunk.iter().map(|l| l.text).collect::<Vec<_>>().join("\n");
+        // Lines are joined by the line break they had; pieces of one long line by nothing,
+        // so the text is exactly the source's between `char_start` and `char_end` (with
+        // CRLF read as LF), trailing whitespace excluded.
+        let mut text = String::new();
+        for (k, line) in chunk.iter().enumerate() {
+            if k > 0 && line.number != chunk[k - 1].number {
+                text.push('\n');
+            }
+            text.push_str(line.text);
+        }
+        let text = text.trim_end().to_string();
         spans.push(Span {
-            text: text.trim_end().to_string(),
+            text,
             line_start: chunk[0].number,
             line_end: last.number,
             char_start: chunk[0].char_start,
-            char_end: last.char_start + last.text.chars().count() as u64,
+            char_end: last.char_start + last.text.trim_end().chars().count() as u64,
         });
         if end >= lines.len() {
             break;
@@ -168,40 +183,65 @@ pub fn chunk_text(text: &str, options: ChunkOptions) -> Vec<Span> {
     spans
 }
 
-/// Splits an over-long line at sentence ends (". ", "? ", "! ") into pieces of about
-/// `target` tokens; falls back to word boundaries.
+/// Splits an over-long line at sentence ends (". ", "? ", "! ", "; ") into pieces of
+/// about `target` tokens; falls back to word boundaries, and cuts a run without
+/// whitespace longer than [`max_word_chars`] at a character boundary. The pieces are
+/// consecutive slices of `line` that together make it up exactly.
 fn split_long_line(line: &str, target: usize) -> Vec<&str> {
+    let target = target.max(1);
+    let max_word = max_word_chars(target);
     let mut pieces = Vec::new();
     let mut piece_start = 0usize;
     let mut tokens = 0usize;
+    // Byte offset just after the last sentence end's whitespace in this piece.
     let mut last_sentence_end: Option<usize> = None;
-    let mut word_start: Option<usize> = None;
-    let bytes = line.as_bytes();
+    let mut word: Option<(usize, usize)> = None; // (byte start, chars so far)
     for (i, ch) in line.char_indices() {
         if ch.is_whitespace() {
-            if let Some(ws) = word_start.take() {
-                tokens += 1 + line[ws..i].chars().count() / 6;
-                if i > 0 && matches!(bytes[i - 1], b'.' | b'?' | b'!' | b';') {
-                    last_sentence_end = Some(i + ch.len_utf8());
-                }
-                if tokens >= target {
-                    let cut = last_sentence_end
-                        .filter(|&c| c > piece_start)
-                        .unwrap_or(i + ch.len_utf8());
-                    pieces.push(&line[piece_start..cut]);
-                    piece_start = cut;
-                    tokens = approx_tokens(&line[piece_start..i]);
-                    last_sentence_end = None;
-                }
+            let Some((ws, chars)) = word.take() else {
+                continue;
+            };
+            tokens += 1 + chars / 6;
+            let after = i + ch.len_utf8();
+            if i > ws && matches!(line.as_bytes()[i - 1], b'.' | b'?' | b'!' | b';') {
+                last_sentence_end = Some(after);
             }
-        } else if word_start.is_none() {
-            word_start = Some(i);
+            if tokens >= target {
+                let cut = last_sentence_end
+                    .filter(|&c| c > piece_start && c <= after)
+                    .unwrap_or(after);
+                pieces.push(&line[piece_start..cut]);
+                piece_start = cut;
+                // What follows the cut up to here stays in the next piece.
+                tokens = approx_tokens(&line[cut..after]);
+                last_sentence_end = None;
+            }
+        } else {
+            let (ws, chars) = word.get_or_insert((i, 0));
+            *chars += 1;
+            if *chars > max_word {
+                // A run without whitespace (minified data, base64): cut before this char.
+                if i > piece_start {
+                    pieces.push(&line[piece_start..i]);
+                }
+                piece_start = i;
+                *ws = i;
+                *chars = 1;
+                tokens = 0;
+                last_sentence_end = None;
+            }
         }
     }
     if piece_start < line.len() {
         pieces.push(&line[piece_start..]);
     }
     pieces
+}
+
+/// The longest run of non-whitespace characters kept whole: about a span's worth of
+/// characters at six per token.
+fn max_word_chars(target_tokens: usize) -> usize {
+    (target_tokens * 6).max(64)
 }
 
 /// Turns spans into text units.
@@ -481,5 +521,136 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains('<'), "{text}");
+    }
+
+    /// A small deterministic generator (xorshift64*), so failures reproduce.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Random text stressing the cut points: long lines, no whitespace, only whitespace,
+    /// multi-byte characters at every boundary, sentence marks right at the cut, CRLF.
+    fn random_text(rng: &mut Rng) -> String {
+        const PIECES: &[&str] = &[
+            "a", "word", "é", "€", "𝄞", "漢字", " ", " ", "  ", "\t", ". ", "? ", "! ", "; ", ".",
+            "\n", "\r\n", "\n\n", "\r", "\u{a0}", "\u{2003}", "x.y", "…",
+        ];
+        let mut out = String::new();
+        let len = match rng.below(4) {
+            0 => rng.below(20),
+            1 => rng.below(400),
+            _ => rng.below(4000),
+        };
+        // Some texts are one long run of one piece (no whitespace, or only whitespace).
+        if rng.below(6) == 0 {
+            let piece = PIECES[rng.below(PIECES.len())];
+            return piece.repeat(len);
+        }
+        for _ in 0..len {
+            out.push_str(PIECES[rng.below(PIECES.len())]);
+        }
+        out
+    }
+
+    /// Checks the chunker's contract on one text: spans in order, each span's text is
+    /// exactly the source between its char offsets (CRLF read as LF), its line numbers are those of its first and last character, and every
+    /// non-whitespace character lies in some span.
+    fn check_spans(text: &str, options: ChunkOptions) {
+        let spans = chunk_text(text, options);
+        let chars: Vec<char> = text.chars().collect();
+        let line_of = |pos: usize| 1 + chars[..pos].iter().filter(|&&c| c == '\n').count() as u64;
+        let mut covered = vec![false; chars.len()];
+        let mut previous: Option<&Span> = None;
+        for span in &spans {
+            let (start, end) = (span.char_start as usize, span.char_end as usize);
+            assert!(start < end && end <= chars.len(), "{span:?} in {text:?}");
+            if let Some(previous) = previous {
+                assert!(span.char_start > previous.char_start, "order: {spans:?}");
+                assert!(span.line_start >= previous.line_start, "order: {spans:?}");
+            }
+            let source: String = chars[start..end].iter().collect();
+            assert_eq!(span.text, source.replace("\r\n", "\n"), "text of {span:?}");
+            assert!(!span.text.trim().is_empty(), "blank span {span:?}");
+            assert_eq!(span.line_start, line_of(start), "line_start of {span:?}");
+            assert_eq!(span.line_end, line_of(end - 1), "line_end of {span:?}");
+            covered[start..end].iter_mut().for_each(|c| *c = true);
+            previous = Some(span);
+        }
+        for (pos, c) in chars.iter().enumerate() {
+            assert!(
+                covered[pos] || c.is_whitespace(),
+                "char {pos} ({c:?}) is in no span of {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn chunker_never_panics_and_keeps_its_contract_on_random_text() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for _ in 0..3000 {
+            let text = random_text(&mut rng);
+            let target = 1 + rng.below(40);
+            let options = ChunkOptions {
+                target_tokens: target,
+                max_tokens: target + rng.below(30),
+                overlap_tokens: rng.below(10),
+            };
+            check_spans(&text, options);
+            check_spans(&text, ChunkOptions::default());
+        }
+    }
+
+    #[test]
+    fn split_long_line_makes_up_the_line_exactly() {
+        let mut rng = Rng(42);
+        for _ in 0..3000 {
+            let text = random_text(&mut rng).replace(['\n', '\r'], " ");
+            let target = 1 + rng.below(50);
+            let pieces = split_long_line(&text, target);
+            assert_eq!(pieces.concat(), text);
+            assert!(pieces.iter().all(|p| !p.is_empty()));
+            let max_word = max_word_chars(target);
+            for piece in &pieces {
+                assert!(
+                    piece
+                        .split_whitespace()
+                        .all(|w| w.chars().count() <= max_word),
+                    "an over-long word survived in {piece:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn one_paragraph_abstracts_are_chunked_without_loss() {
+        // The SciFact shape that panicked: one long line whose cut falls on a whitespace
+        // right after a sentence end.
+        let sentence =
+            "The results of a survey of 769 patients attending the clinic were analysed. ";
+        for extra in 0..40 {
+            let mut line = "w ".repeat(extra);
+            while line.len() < 6000 {
+                line.push_str(sentence);
+            }
+            check_spans(&line, ChunkOptions::default());
+            check_spans(line.trim_end(), ChunkOptions::default());
+        }
+        // Minified JSON: no whitespace at all is cut into bounded spans.
+        let json = "{\"k\":\"v\"},".repeat(5000);
+        let spans = chunk_text(&json, ChunkOptions::default());
+        assert!(spans.len() > 1);
+        assert!(spans
+            .iter()
+            .all(|s| s.text.chars().count() <= max_word_chars(320)));
+        check_spans(&json, ChunkOptions::default());
     }
 }

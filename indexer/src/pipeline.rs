@@ -110,8 +110,9 @@ impl Progress for NoProgress {}
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Failure {
     pub path: String,
-    /// Short category: corrupt, encrypted, empty, unsupported, too_large, crash,
-    /// timeout, io; or `damaged` for a file that is damaged but whose recovered units
+    /// Short category: corrupt, encrypted, empty, unsupported, too_large,
+    /// converter_bug (a converter panicked: a bug of ours, with the panic message and
+    /// location), timeout, io; or `damaged` for a file that is damaged but whose recovered units
     /// are indexed (it counts as indexed in `FileCounts`).
     pub category: String,
     /// The full message.
@@ -131,6 +132,10 @@ pub struct FileCounts {
 pub struct RunSummary {
     pub files: FileCounts,
     pub failures: Vec<Failure>,
+    /// Paths recorded but not indexed on purpose (junk, links leaving the profile or
+    /// to folders, FIFOs and other special files), with the reason.
+    #[serde(default)]
+    pub skipped: Vec<Failure>,
     pub units_by_kind: BTreeMap<String, u64>,
     pub units: u64,
     /// Files (incl. attachments) converted in this run.
@@ -448,25 +453,30 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     };
     summary.units = totals.units;
     summary.units_by_kind = totals.units_by_kind;
-    summary.failures = manifest
-        .all()?
-        .into_iter()
-        .filter_map(|r| {
-            if r.status == FileStatus::Failed {
-                return Some(Failure {
-                    path: r.path,
-                    category: r.reason.unwrap_or_default(),
-                    reason: r.error.unwrap_or_default(),
-                });
+    for r in manifest.all()? {
+        let entry = |category: String, reason: String| Failure {
+            path: r.path.clone(),
+            category,
+            reason,
+        };
+        match r.status {
+            FileStatus::Failed => summary.failures.push(entry(
+                r.reason.clone().unwrap_or_default(),
+                r.error.clone().unwrap_or_default(),
+            )),
+            FileStatus::Skipped => summary.skipped.push(entry(
+                r.reason.clone().unwrap_or_default(),
+                r.error.clone().unwrap_or_default(),
+            )),
+            FileStatus::Indexed => {
+                if let Some(damage) = r.extra.get(converters::unit::DAMAGE_KEY) {
+                    summary
+                        .failures
+                        .push(entry("damaged".to_string(), damage.clone()));
+                }
             }
-            let damage = r.extra.get(converters::unit::DAMAGE_KEY)?;
-            Some(Failure {
-                path: r.path.clone(),
-                category: "damaged".to_string(),
-                reason: damage.clone(),
-            })
-        })
-        .collect();
+        }
+    }
     summary.ocr = Ocr::summary(ocr.as_ref());
     summary.media = MediaStage::summary(media.as_ref());
     summary.seconds = started.elapsed().as_secs_f64();

@@ -6,8 +6,19 @@
 //! with a `CACHEDIR.TAG`), OS folders (`$RECYCLE.BIN`, `System Volume Information`), and
 //! the index folder itself when it lies inside the profile.
 //! Recorded as skipped: OS/application junk and lock files (`Thumbs.db`, `desktop.ini`,
-//! Office `~$` owner files, partial downloads), symlinks that leave the profile, symlink
-//! loops. Recorded as failed: entries that cannot be read (permissions, I/O errors).
+//! Office `~$` owner files, partial downloads), non-regular files (FIFOs, sockets,
+//! devices), and symbolic links that are not followed (below). Recorded as failed:
+//! entries that cannot be read (permissions, I/O errors).
+//!
+//! Symbolic links. The walk never follows a link to a folder: a folder link that leaves
+//! the profile (at any depth, through any chain of links, however recently it was
+//! made) is recorded as `symlink_outside_profile`; one that stays inside the profile is
+//! recorded as `symlink_folder` (its files are indexed once, at their own path, so there
+//! are no duplicates and no loops) or `symlink_loop` when it points at one of its own
+//! ancestors. A link to a file is indexed at the link's path when its resolved target
+//! lies inside the profile (outside hidden folders and the index folder) and is
+//! recorded as `symlink_outside_profile` otherwise. Every decision is made on the
+//! canonical (fully resolved) path.
 
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
@@ -19,6 +30,8 @@ use walkdir::{DirEntry, WalkDir};
 pub struct WalkedFile {
     /// Relative path with `/` separators.
     pub rel_path: String,
+    /// Where the bytes are read from: the entry itself, or for a file symlink its
+    /// resolved target (checked to lie inside the profile).
     pub abs_path: PathBuf,
     pub size: u64,
     pub mtime_ns: i64,
@@ -30,7 +43,8 @@ pub struct WalkIssue {
     pub rel_path: String,
     /// `true`: skipped on purpose; `false`: failed (could not be read).
     pub skipped: bool,
-    /// Short category (`junk`, `symlink_outside_profile`, `symlink_loop`, `io`).
+    /// Short category (`junk`, `not_regular_file`, `symlink_outside_profile`,
+    /// `symlink_folder`, `symlink_loop`, `broken_symlink`, `io`).
     pub reason: &'static str,
     pub message: String,
 }
@@ -50,17 +64,28 @@ const PRUNED_DIRS: &[&str] = &[
     "Caches",
 ];
 
+/// The profile root and the index folder, resolved once per walk.
+struct Bounds {
+    canonical_root: PathBuf,
+    canonical_exclude: Option<PathBuf>,
+}
+
 /// Walks `root`, never entering `exclude` (the index folder).
 pub fn walk(root: &Path, exclude: Option<&Path>) -> WalkResult {
-    let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let canonical_exclude = exclude.and_then(|e| e.canonicalize().ok());
+    let bounds = Bounds {
+        canonical_root: root.canonicalize().unwrap_or_else(|_| root.to_path_buf()),
+        canonical_exclude: exclude.and_then(|e| e.canonicalize().ok()),
+    };
     let mut result = WalkResult::default();
+    // Links are never followed by the walker itself (the root is, if it is one): each
+    // link is resolved and judged below.
     let walker = WalkDir::new(root)
-        .follow_links(true)
+        .follow_links(false)
+        .follow_root_links(true)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|entry| {
-            entry.depth() == 0 || !is_pruned(entry, canonical_exclude.as_deref())
+            entry.depth() == 0 || !is_pruned(entry, bounds.canonical_exclude.as_deref())
         });
     for item in walker {
         let entry = match item {
@@ -78,22 +103,43 @@ pub fn walk(root: &Path, exclude: Option<&Path>) -> WalkResult {
             }
         };
         if entry.depth() == 0 || entry.file_type().is_dir() {
-            if entry.path_is_symlink() && entry.depth() > 0 {
-                if let Some(issue) = outside_root(root, &canonical_root, &entry) {
-                    result.issues.push(issue);
-                }
-            }
             continue;
         }
         let rel_path = relative(root, entry.path());
-        if entry.path_is_symlink() {
-            if let Some(issue) = outside_root(root, &canonical_root, &entry) {
-                result.issues.push(issue);
+        let (abs_path, metadata) = if entry.path_is_symlink() {
+            match bounds.resolve_link(&entry, &rel_path) {
+                Ok(target) => target,
+                Err(issue) => {
+                    result.issues.push(issue);
+                    continue;
+                }
+            }
+        } else {
+            (
+                entry.path().to_path_buf(),
+                entry.metadata().map_err(std::io::Error::from),
+            )
+        };
+        let metadata = match metadata {
+            Ok(metadata) => metadata,
+            Err(error) => {
+                result.issues.push(WalkIssue {
+                    rel_path,
+                    skipped: false,
+                    reason: "io",
+                    message: error.to_string(),
+                });
                 continue;
             }
-        }
-        if !entry.file_type().is_file() {
-            continue; // sockets, fifos, devices
+        };
+        if !metadata.is_file() {
+            result.issues.push(WalkIssue {
+                rel_path,
+                skipped: true,
+                reason: "not_regular_file",
+                message: format!("{} (not a regular file)", special_kind(&metadata)),
+            });
+            continue;
         }
         if let Some(reason) = junk_reason(&entry) {
             result.issues.push(WalkIssue {
@@ -104,30 +150,118 @@ pub fn walk(root: &Path, exclude: Option<&Path>) -> WalkResult {
             });
             continue;
         }
-        match entry.metadata() {
-            Ok(metadata) => {
-                let mtime_ns = metadata
-                    .modified()
-                    .ok()
-                    .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                    .map(|d| d.as_nanos() as i64)
-                    .unwrap_or(0);
-                result.files.push(WalkedFile {
-                    rel_path,
-                    abs_path: entry.path().to_path_buf(),
-                    size: metadata.len(),
-                    mtime_ns,
-                });
-            }
-            Err(error) => result.issues.push(WalkIssue {
-                rel_path,
-                skipped: false,
-                reason: "io",
-                message: error.to_string(),
-            }),
-        }
+        let mtime_ns = metadata
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos() as i64)
+            .unwrap_or(0);
+        result.files.push(WalkedFile {
+            rel_path,
+            abs_path,
+            size: metadata.len(),
+            mtime_ns,
+        });
     }
     result
+}
+
+impl Bounds {
+    /// Judges a symbolic link on its fully resolved target: a file inside the profile
+    /// gives its target path and metadata; anything else is an issue.
+    fn resolve_link(
+        &self,
+        entry: &DirEntry,
+        rel_path: &str,
+    ) -> Result<(PathBuf, std::io::Result<std::fs::Metadata>), WalkIssue> {
+        let issue = |reason: &'static str, message: String| WalkIssue {
+            rel_path: rel_path.to_string(),
+            skipped: true,
+            reason,
+            message,
+        };
+        let target = match entry.path().canonicalize() {
+            Ok(target) => target,
+            Err(error) if is_loop_error(&error) => {
+                return Err(issue("symlink_loop", format!("symlink loop: {error}")))
+            }
+            Err(error) => return Err(issue("broken_symlink", format!("broken symlink: {error}"))),
+        };
+        if !target.starts_with(&self.canonical_root) {
+            return Err(issue(
+                "symlink_outside_profile",
+                format!("symlink points outside the profile to {}", target.display()),
+            ));
+        }
+        if let Some(exclude) = &self.canonical_exclude {
+            if target.starts_with(exclude) {
+                return Err(issue(
+                    "symlink_outside_profile",
+                    "symlink points into the index folder".to_string(),
+                ));
+            }
+        }
+        let inside = target.strip_prefix(&self.canonical_root).unwrap_or(&target);
+        if inside
+            .components()
+            .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+        {
+            return Err(issue(
+                "symlink_outside_profile",
+                format!(
+                    "symlink points into a hidden folder ({}), which is not indexed",
+                    inside.display()
+                ),
+            ));
+        }
+        let metadata = std::fs::metadata(&target);
+        if metadata.as_ref().is_ok_and(|m| m.is_dir()) {
+            let link_folder = entry
+                .path()
+                .parent()
+                .and_then(|p| p.canonicalize().ok())
+                .unwrap_or_default();
+            let shown = relative(&self.canonical_root, &target);
+            if link_folder.starts_with(&target) {
+                return Err(issue(
+                    "symlink_loop",
+                    format!("folder link to its own ancestor {shown:?}; not followed"),
+                ));
+            }
+            return Err(issue(
+                "symlink_folder",
+                format!(
+                    "folder link to {shown:?} inside the profile; not followed (its files are indexed at their own path)"
+                ),
+            ));
+        }
+        Ok((target, metadata))
+    }
+}
+
+fn is_loop_error(error: &std::io::Error) -> bool {
+    // ELOOP: 40 on Linux, 62 on macOS and the BSDs.
+    matches!(error.raw_os_error(), Some(40) | Some(62))
+}
+
+#[cfg(unix)]
+fn special_kind(metadata: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = metadata.file_type();
+    if kind.is_fifo() {
+        "named pipe (FIFO)"
+    } else if kind.is_socket() {
+        "socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "device"
+    } else {
+        "special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_metadata: &std::fs::Metadata) -> &'static str {
+    "special file"
 }
 
 /// Relative path with `/` separators.
@@ -181,24 +315,6 @@ fn junk_reason(entry: &DirEntry) -> Option<&'static str> {
     None
 }
 
-fn outside_root(root: &Path, canonical_root: &Path, entry: &DirEntry) -> Option<WalkIssue> {
-    match entry.path().canonicalize() {
-        Ok(target) if target.starts_with(canonical_root) => None,
-        Ok(target) => Some(WalkIssue {
-            rel_path: relative(root, entry.path()),
-            skipped: true,
-            reason: "symlink_outside_profile",
-            message: format!("symlink points outside the profile to {}", target.display()),
-        }),
-        Err(error) => Some(WalkIssue {
-            rel_path: relative(root, entry.path()),
-            skipped: true,
-            reason: "broken_symlink",
-            message: error.to_string(),
-        }),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,6 +365,11 @@ mod tests {
         let result = walk(root, None);
         let files: Vec<_> = result.files.iter().map(|f| f.rel_path.as_str()).collect();
         assert_eq!(files, vec!["a/in.txt", "alias.txt"]);
+        let alias = &result.files[1];
+        assert_eq!(
+            alias.abs_path,
+            root.join("a/in.txt").canonicalize().unwrap()
+        );
         let reasons: Vec<_> = result
             .issues
             .iter()
@@ -259,5 +380,92 @@ mod tests {
             "{reasons:?}"
         );
         assert!(reasons.contains(&("a/loop", "symlink_loop")), "{reasons:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn folder_links_leaving_the_profile_are_never_entered() {
+        use std::os::unix::fs::symlink;
+        let canary = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(canary.path().join("deep")).unwrap();
+        std::fs::write(canary.path().join("secret.txt"), "canary").unwrap();
+        std::fs::write(canary.path().join("deep/more.txt"), "canary").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("Docs/sub")).unwrap();
+        std::fs::write(root.join("Docs/a.txt"), "inside").unwrap();
+        // Directly, nested deeper, and through a link to a link.
+        symlink(canary.path(), root.join("outlink")).unwrap();
+        symlink(canary.path().join("deep"), root.join("Docs/sub/deeplink")).unwrap();
+        symlink(root.join("outlink"), root.join("Docs/chain")).unwrap();
+        // A file link through a folder link that leaves the profile.
+        symlink(root.join("outlink/secret.txt"), root.join("Docs/via.txt")).unwrap();
+        let result = walk(root, None);
+        let files: Vec<_> = result.files.iter().map(|f| f.rel_path.as_str()).collect();
+        assert_eq!(files, vec!["Docs/a.txt"]);
+        for path in ["outlink", "Docs/sub/deeplink", "Docs/chain", "Docs/via.txt"] {
+            let issue = result
+                .issues
+                .iter()
+                .find(|i| i.rel_path == path)
+                .unwrap_or_else(|| panic!("{path} not reported: {:?}", result.issues));
+            assert!(issue.skipped);
+            assert_eq!(issue.reason, "symlink_outside_profile", "{issue:?}");
+        }
+        assert_eq!(result.issues.len(), 4, "{:?}", result.issues);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn folder_links_inside_the_profile_are_recorded_not_followed() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("Real/inner")).unwrap();
+        std::fs::write(root.join("Real/inner/x.txt"), "x").unwrap();
+        std::fs::create_dir_all(root.join(".hidden")).unwrap();
+        std::fs::write(root.join(".hidden/key.txt"), "private").unwrap();
+        symlink(root.join("Real"), root.join("Alias")).unwrap();
+        symlink(root.join(".hidden/key.txt"), root.join("key.txt")).unwrap();
+        let result = walk(root, None);
+        let files: Vec<_> = result.files.iter().map(|f| f.rel_path.as_str()).collect();
+        assert_eq!(
+            files,
+            vec!["Real/inner/x.txt"],
+            "no duplicate through Alias"
+        );
+        let reasons: Vec<_> = result
+            .issues
+            .iter()
+            .map(|i| (i.rel_path.as_str(), i.reason))
+            .collect();
+        assert!(
+            reasons.contains(&("Alias", "symlink_folder")),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons.contains(&("key.txt", "symlink_outside_profile")),
+            "{reasons:?}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_are_recorded_as_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("a.txt"), "x").unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(root.join("pipe"))
+            .status()
+            .expect("mkfifo");
+        assert!(status.success());
+        let result = walk(root, None);
+        let files: Vec<_> = result.files.iter().map(|f| f.rel_path.as_str()).collect();
+        assert_eq!(files, vec!["a.txt"]);
+        assert_eq!(result.issues.len(), 1, "{:?}", result.issues);
+        assert_eq!(result.issues[0].rel_path, "pipe");
+        assert_eq!(result.issues[0].reason, "not_regular_file");
+        assert!(result.issues[0].message.contains("FIFO"));
     }
 }

@@ -19,6 +19,7 @@ use tantivy::{DocAddress, DocSet, Order, Searcher, TantivyDocument, Term};
 use crate::dense::{Dense, VectorFilter};
 use crate::error::SearchError;
 use crate::fusion::Signals;
+use crate::guard::PathGuard;
 use crate::planner::{
     factors, folder_of, is_first_person, people_in, Factors, UnitFacts, DOWNLOADED_FACTOR,
     PEOPLE_BOOST,
@@ -175,6 +176,11 @@ impl Engine {
     /// `None` when dense retrieval works, else why not.
     pub fn dense_status(&self) -> Option<&str> {
         self.dense_problem.as_deref()
+    }
+
+    /// Checks, for one request, that the paths it returns lie inside the profile root.
+    fn guard(&self) -> PathGuard {
+        PathGuard::new(Path::new(&self.handle.info.profile_root))
     }
 
     fn with_manifest<T>(
@@ -663,14 +669,24 @@ impl Engine {
         } else if !params.planner.folders {
             notes.push("folders: off".to_string());
         }
-        scored.truncate(params.top_k);
         let snippets = self.snippet_generator(&searcher, lexical.as_ref());
-        let mut files = Vec::with_capacity(scored.len());
+        let mut guard = self.guard();
+        let mut files = Vec::with_capacity(params.top_k.min(scored.len()));
         for (score, file_id) in scored {
+            if files.len() == params.top_k {
+                break;
+            }
             let Some(file) = self.with_manifest(|m| m.get_by_file_id(&file_id))? else {
                 notes.push(format!("file {file_id} is being re-indexed; skipped"));
                 continue;
             };
+            if !guard.allows(&file.path) {
+                notes.push(format!(
+                    "{:?} lies outside the profile root; dropped",
+                    file.path
+                ));
+                continue;
+            }
             let mut units = Vec::new();
             for &hit in groups[&file_id].iter().take(params.units_per_file) {
                 units.push(self.unit_hit(
@@ -740,6 +756,7 @@ impl Engine {
             ..
         } = self.rank_units(&params, params.top_k)?;
         let snippets = self.snippet_generator(&searcher, lexical.as_ref());
+        let mut guard = self.guard();
         let hits = hits
             .into_iter()
             .map(|hit| {
@@ -752,6 +769,10 @@ impl Engine {
                 )
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let hits: Vec<UnitHit> = hits
+            .into_iter()
+            .filter(|hit| guard.allows(&hit.unit.path))
+            .collect();
         // Each hit followed by its neighbours (once each; hits are never repeated).
         let mut seen: HashSet<String> = hits.iter().map(|u| u.unit.unit_id.clone()).collect();
         let mut units = Vec::with_capacity(hits.len() * (1 + 2 * params.context));
@@ -937,9 +958,17 @@ impl Engine {
         }
         let mut titles: HashMap<String, String> = HashMap::new();
         let mut units = Vec::new();
+        let mut guard = self.guard();
+        let mut allowed: HashMap<String, bool> = HashMap::new();
         for (_, address) in hits {
             let doc: TantivyDocument = searcher.doc(address)?;
             let unit = StoredUnit::from_doc(fields, &doc);
+            let inside = *allowed
+                .entry(unit.file_id.clone())
+                .or_insert_with(|| guard.allows(&unit.path));
+            if !inside {
+                continue;
+            }
             let local = local_time(&unit.content_time_text, unit.content_time);
             if let Some((a, b)) = wall {
                 if !(a..b).contains(&local) {
@@ -1045,8 +1074,14 @@ impl Engine {
         let all = self.with_manifest(|m| m.all())?;
         let mut files = Vec::new();
         let mut truncated = false;
+        let mut guard = self.guard();
         for record in all {
             if !include_failed && record.status != FileStatus::Indexed {
+                continue;
+            }
+            // Skipped entries (a link that leaves the profile) are listed by name only:
+            // they were never read. Anything with content must lie inside the root.
+            if record.status != FileStatus::Skipped && !guard.allows(&record.path) {
                 continue;
             }
             let matches = match &matcher {
@@ -1067,8 +1102,15 @@ impl Engine {
     /// The manifest record of one file (indexed, failed or skipped).
     pub fn metadata(&self, path: &str) -> Result<FileRecord, SearchError> {
         let path = normalize_path(path)?;
-        self.with_manifest(|m| m.get(&path))?
-            .ok_or_else(|| SearchError::NotFound(format!("no file {path:?} in the index")))
+        let record = self
+            .with_manifest(|m| m.get(&path))?
+            .ok_or_else(|| SearchError::NotFound(format!("no file {path:?} in the index")))?;
+        if record.status != FileStatus::Skipped && !self.guard().allows(&record.path) {
+            return Err(SearchError::invalid(format!(
+                "{path:?} resolves outside the profile root"
+            )));
+        }
+        Ok(record)
     }
 
     /// The absolute path of an indexed file's original bytes, guaranteed to lie inside

@@ -9,6 +9,7 @@ pub mod error;
 pub mod eval;
 pub mod fusion;
 pub mod grpc;
+pub mod guard;
 pub mod http;
 pub mod planner;
 pub mod query;

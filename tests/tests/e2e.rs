@@ -15,4 +15,5 @@ mod media;
 mod ocr;
 mod planner;
 mod realworld;
+mod safety;
 mod sample;

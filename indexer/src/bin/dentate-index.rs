@@ -15,6 +15,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 ///
 /// Re-running on the same profile updates the index incrementally: unchanged files are
 /// not read again, changed files are re-converted, deleted files leave the index.
+///
+/// Exit status: 0 when every file was indexed or skipped on purpose, 2 when the run
+/// completed but some files failed (each listed with its reason), 1 when the run could
+/// not complete.
 #[derive(Debug, Parser)]
 #[command(name = "dentate-index", version)]
 struct Cli {
@@ -70,6 +74,9 @@ struct Cli {
     #[arg(long, value_name = "GOLD_DIR")]
     gold: Option<PathBuf>,
 }
+
+/// Skipped paths listed per category in the text summary.
+const SKIPPED_SHOWN: usize = 5;
 
 struct Bar(ProgressBar);
 
@@ -161,8 +168,16 @@ fn main() -> anyhow::Result<()> {
     } else {
         print_summary(&summary);
     }
+    if summary.files.failed > 0 {
+        // The run completed, but some files could not be indexed (listed above).
+        std::process::exit(EXIT_SOME_FILES_FAILED);
+    }
     Ok(())
 }
+
+/// Exit status of a run that completed with some files failed (1 is a run that could not
+/// complete).
+const EXIT_SOME_FILES_FAILED: i32 = 2;
 
 fn print_summary(summary: &RunSummary) {
     println!(
@@ -260,6 +275,28 @@ fn print_summary(summary: &RunSummary) {
             .map(|(kind, count)| format!("{kind} {count}"))
             .collect();
         println!("units by kind: {}", kinds.join(", "));
+    }
+    if !summary.skipped.is_empty() {
+        let mut by_category: BTreeMap<&str, Vec<&indexer::Failure>> = BTreeMap::new();
+        for skipped in &summary.skipped {
+            by_category
+                .entry(&skipped.category)
+                .or_default()
+                .push(skipped);
+        }
+        println!("skipped:");
+        for (category, entries) in by_category {
+            println!("  {category} ({}):", entries.len());
+            for entry in entries.iter().take(SKIPPED_SHOWN) {
+                println!("    {}: {}", entry.path, entry.reason);
+            }
+            if entries.len() > SKIPPED_SHOWN {
+                println!(
+                    "    … and {} more (--json lists all)",
+                    entries.len() - SKIPPED_SHOWN
+                );
+            }
+        }
     }
     if !summary.failures.is_empty() {
         let mut by_category: BTreeMap<&str, Vec<&indexer::Failure>> = BTreeMap::new();
