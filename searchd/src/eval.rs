@@ -813,6 +813,25 @@ pub fn misses_json(results: &[QuestionResult]) -> Value {
     )
 }
 
+/// The files of an HTTP `/retrieve` reply as this scorer counts them: each result's
+/// flat `metadata.file_path`, attachments as their containing file, first occurrence
+/// kept, in rank order.
+pub fn files_from_retrieve_reply(reply: &Value) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    for result in reply["results"].as_array().into_iter().flatten() {
+        if let Some(path) = result
+            .pointer("/metadata/file_path")
+            .and_then(Value::as_str)
+        {
+            let file = containing_file(path);
+            if !file.is_empty() && !files.contains(&file) {
+                files.push(file);
+            }
+        }
+    }
+    files
+}
+
 /// Reads the files of an HTTP `/api/search` reply.
 pub fn files_from_http_reply(reply: &Value) -> anyhow::Result<Vec<RetrievedFile>> {
     let Some(files) = reply.get("files").and_then(Value::as_array) else {

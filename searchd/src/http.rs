@@ -16,19 +16,21 @@
 //! - `"context": N` in `/retrieve`, `/search` and `/api/search` adds the N neighbouring
 //!   units on each side of every hit (metadata `"context": true`).
 //! - `GET /health`, `GET /api/stats`.
-//! - HippoCamp's file tools, replying `{"success", "data", "error"}`:
-//!   `GET /api/list_files?pattern=GLOB`, `/api/return_txt/<path>` (`{file_info, summary,
-//!   segments}` from our units), `/api/return_metadata/<path>`, `/api/return_ori/<path>`
-//!   (the raw bytes), `/api/return_img/<path>?page=N|second=S` (`{content_type, base64}`
-//!   of a rendering of an image, a PDF page or a video frame). Paths are
-//!   relative to the profile root; nothing outside it is ever served.
+//!   Each result's metadata holds Dentate's flat fields (`file_path`, `page`, `start`, …)
+//!   and HippoCamp's nested `file_info`, `segment_info` and `chunk_meta`.
+//! - `GET /api/list_files?pattern=GLOB&limit=N` (Dentate's own listing, with sizes and
+//!   unit counts): `{"success", "data": {"files", "truncated"}, "error"}`.
+//! - HippoCamp's WebUI file API (`/api/files/list`, `/api/files`, `/api/return_txt`,
+//!   `/api/return_metadata`, `/api/return_img`, `/api/return_ori`, `/api/serve_file`, …)
+//!   is in [`crate::hippocamp`]. Paths are relative to the profile root; nothing outside
+//!   it is ever served.
 //!
 //! Malformed requests get HTTP 400 with `{"error": message}`, never a 500.
 
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{Path as UrlPath, Query as UrlQuery, State};
+use axum::extract::{Query as UrlQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -51,11 +53,11 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/timeline", post(timeline))
         .route("/api/stats", get(stats))
         .route("/api/list_files", get(list_files))
-        .route("/api/return_txt/{*path}", get(return_txt))
-        .route("/api/return_metadata/{*path}", get(return_metadata))
-        .route("/api/return_ori/{*path}", get(return_ori))
-        .route("/api/return_img/{*path}", get(return_img))
-        .with_state(engine)
+        .with_state(engine.clone())
+        .merge(crate::hippocamp::router(
+            engine,
+            crate::hippocamp::OutputDir::default(),
+        ))
 }
 
 /// An error reply: status plus `{"error": message}`.
@@ -242,6 +244,10 @@ fn metadata_of(hit: &UnitHit) -> Map<String, Value> {
     }
     if hit.is_context {
         meta.insert("context".into(), json!(true));
+    }
+    // HippoCamp's own pipeline reads the nested form.
+    for (key, value) in crate::hippocamp::unit_metadata(unit) {
+        meta.insert(key.into(), value);
     }
     meta
 }
@@ -456,96 +462,8 @@ async fn list_files(
     tool_reply(result)
 }
 
-fn file_info(record: &indexer::FileRecord) -> Value {
-    json!({
-        "file_path": record.path,
-        "file_name": record.name(),
-        "file_type": record.ext,
-        "modality": record.modality,
-        "size": record.size,
-        "modified": crate::time::rfc3339_from_ns(record.mtime_ns),
-        "created": record.created,
-        "title": record.title,
-        "author": record.author,
-        "status": record.status.as_str(),
-        "error": record.error,
-        "parent_path": record.parent_path,
-        "extra": record.extra,
-    })
-}
-
-async fn return_txt(State(engine): State<Arc<Engine>>, UrlPath(path): UrlPath<String>) -> Response {
-    let result = run_blocking(&engine, move |e| e.text(&path))
-        .await
-        .map(|(record, units)| {
-            let segments: Vec<Value> = units
-                .iter()
-                .map(|u| {
-                    let mut segment = json!({
-                        "content": u.text,
-                        "kind": u.kind,
-                        "content_time": u.content_time_text,
-                    });
-                    let locator = serde_json::to_value(&u.locator).unwrap_or_default();
-                    if let (Some(segment), Some(locator)) =
-                        (segment.as_object_mut(), locator.as_object())
-                    {
-                        for (key, value) in locator {
-                            segment.insert(key.clone(), value.clone());
-                        }
-                        if let Some(page) = u.locator.page {
-                            segment.insert("page_number".into(), json!(page));
-                        }
-                        if let (Some(a), Some(b)) = (u.locator.t_start_ms, u.locator.t_end_ms) {
-                            segment.insert("start".into(), json!(a as f64 / 1000.0));
-                            segment.insert("end".into(), json!(b as f64 / 1000.0));
-                        }
-                        if !u.title.is_empty() {
-                            segment.insert("title".into(), json!(u.title));
-                        }
-                    }
-                    segment
-                })
-                .collect();
-            let summary = record.title.clone().unwrap_or_default();
-            json!({ "file_info": file_info(&record), "summary": summary, "segments": segments })
-        });
-    tool_reply(result)
-}
-
-async fn return_metadata(
-    State(engine): State<Arc<Engine>>,
-    UrlPath(path): UrlPath<String>,
-) -> Response {
-    let result = run_blocking(&engine, move |e| e.metadata(&path))
-        .await
-        .map(|r| file_info(&r));
-    tool_reply(result)
-}
-
-async fn return_ori(State(engine): State<Arc<Engine>>, UrlPath(path): UrlPath<String>) -> Response {
-    let resolved = match run_blocking(&engine, move |e| e.original_path(&path)).await {
-        Ok(resolved) => resolved,
-        Err(error) => return tool_reply(Err(error)),
-    };
-    match tokio::fs::File::open(&resolved).await {
-        Ok(file) => {
-            let stream = tokio_util_stream(file);
-            (
-                [(axum::http::header::CONTENT_TYPE, "application/octet-stream")],
-                axum::body::Body::from_stream(stream),
-            )
-                .into_response()
-        }
-        Err(error) => tool_reply(Err(HttpError(
-            StatusCode::NOT_FOUND,
-            format!("cannot open the file: {error}"),
-        ))),
-    }
-}
-
 /// Streams a file in 64 KiB chunks without loading it whole.
-fn tokio_util_stream(
+pub(crate) fn file_stream(
     file: tokio::fs::File,
 ) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> {
     futures_util::stream::unfold(file, |mut file| async move {
@@ -560,30 +478,4 @@ fn tokio_util_stream(
             Err(error) => Some((Err(error), file)),
         }
     })
-}
-
-#[derive(Debug, Deserialize)]
-struct RenderParams {
-    page: Option<u32>,
-    second: Option<f64>,
-}
-
-/// `return_img`: `data` is `{"content_type", "base64"}` of a JPEG/PNG rendering.
-async fn return_img(
-    State(engine): State<Arc<Engine>>,
-    UrlPath(path): UrlPath<String>,
-    UrlQuery(params): UrlQuery<RenderParams>,
-) -> Response {
-    use base64::Engine as _;
-    let result = run_blocking(&engine, move |e| {
-        crate::render::render(e, &path, params.page, params.second)
-    })
-    .await
-    .map(|rendered| {
-        json!({
-            "content_type": rendered.content_type,
-            "base64": base64::engine::general_purpose::STANDARD.encode(&rendered.bytes),
-        })
-    });
-    tool_reply(result)
 }

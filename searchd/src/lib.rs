@@ -10,6 +10,7 @@ pub mod eval;
 pub mod fusion;
 pub mod grpc;
 pub mod guard;
+pub mod hippocamp;
 pub mod http;
 pub mod planner;
 pub mod query;

@@ -37,11 +37,7 @@ pub fn render(
         ("image", _) => render_image(&original),
         (_, "pdf") => {
             let page = page.unwrap_or(1);
-            let pages: u32 = record
-                .extra
-                .get("page_count")
-                .and_then(|p| p.parse().ok())
-                .unwrap_or(record.unit_count);
+            let pages = page_count(&record);
             if page == 0 || page > pages.max(1) {
                 return Err(SearchError::invalid(format!("page {page} is out of range (1-{pages})")));
             }
@@ -58,6 +54,19 @@ pub fn render(
             "cannot render a {file_type} file ({modality}); images, PDF pages and video frames can be rendered"
         ))),
     }
+}
+
+/// Pages of a PDF (from its converter, else its page units); 1 for anything else.
+pub fn page_count(record: &indexer::FileRecord) -> u32 {
+    if record.file_type != "pdf" {
+        return 1;
+    }
+    record
+        .extra
+        .get("page_count")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(record.unit_count)
+        .max(1)
 }
 
 fn render_image(path: &Path) -> Result<Rendered, SearchError> {

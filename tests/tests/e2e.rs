@@ -10,6 +10,7 @@ mod broken;
 mod clip;
 mod dense;
 mod gold;
+mod hippocamp;
 mod incremental;
 mod media;
 mod ocr;

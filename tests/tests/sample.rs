@@ -837,9 +837,9 @@ fn http_file_tools_serve_inside_the_profile_only() {
 
     let (status, meta) = daemon.get(&format!("/api/return_metadata/{}", url_path(&pdf)));
     assert_eq!(status, 200, "{meta}");
-    assert_eq!(meta["data"]["modality"], "document");
+    assert_eq!(meta["metadata"]["file_modality"], "document");
 
-    let (status, bytes) = daemon.get_raw(&format!("/api/return_ori/{}", url_path(&pdf)));
+    let (status, bytes) = daemon.get_raw(&format!("/api/serve_file/{}", url_path(&pdf)));
     assert_eq!(status, 200);
     assert_eq!(
         bytes,
@@ -848,18 +848,17 @@ fn http_file_tools_serve_inside_the_profile_only() {
 
     let (status, image) = daemon.get(&format!("/api/return_img/{}?page=1", url_path(&pdf)));
     assert_eq!(status, 200, "{image}");
-    assert_eq!(image["data"]["content_type"], "image/jpeg");
+    assert_eq!(image["success"], true, "{image}");
     // base64 of a JPEG's FF D8 FF magic.
     assert!(
-        image["data"]["base64"]
-            .as_str()
-            .unwrap()
-            .starts_with("/9j/"),
+        image["image_b64"].as_str().unwrap().starts_with("/9j/"),
         "{image}"
     );
+    // HippoCamp's tools answer failures with HTTP 200 and success false.
     let (status, image) = daemon.get(&format!("/api/return_img/{}?page=999", url_path(&pdf)));
-    assert_eq!(status, 400, "{image}");
+    assert_eq!(status, 200, "{image}");
     assert_eq!(image["success"], false);
+    assert!(image["error"].as_str().unwrap().contains("out of range"));
 
     // Escapes: dot-dot (plain and percent-encoded), absolute paths, unknown files.
     for path in [
@@ -873,7 +872,10 @@ fn http_file_tools_serve_inside_the_profile_only() {
         "/api/return_ori/Notes/../../../etc/passwd",
     ] {
         let (status, body) = daemon.get_raw(path);
-        assert!(status == 400 || status == 404, "{path}: {status}");
+        let refused = status == 404
+            || serde_json::from_slice::<serde_json::Value>(&body)
+                .is_ok_and(|v| v["success"] == false);
+        assert!(refused, "{path}: {status}");
         assert!(
             !String::from_utf8_lossy(&body).contains("root:"),
             "{path} leaked a file"
@@ -886,7 +888,13 @@ fn http_file_tools_serve_inside_the_profile_only() {
     let victim = served.profile.path().join(&pdf);
     std::fs::remove_file(&victim).unwrap();
     std::os::unix::fs::symlink(outside.path().join("secret.txt"), &victim).unwrap();
-    let (status, body) = daemon.get_raw(&format!("/api/return_ori/{}", url_path(&pdf)));
-    assert_eq!(status, 400, "{}", String::from_utf8_lossy(&body));
-    assert!(!String::from_utf8_lossy(&body).contains("top secret"));
+    for route in ["serve_file", "return_ori", "return_txt"] {
+        let (status, body) = daemon.get_raw(&format!("/api/{route}/{}", url_path(&pdf)));
+        let text = String::from_utf8_lossy(&body);
+        assert!(
+            status == 404 || text.contains("\"success\":false"),
+            "{route}: {status} {text}"
+        );
+        assert!(!text.contains("top secret"), "{route}: {text}");
+    }
 }
