@@ -420,6 +420,7 @@ fn looks_like_email(head: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Input;
 
     #[test]
     fn content_beats_extension() {
@@ -478,5 +479,93 @@ mod tests {
         assert_eq!(extension_of("Mail/x.EML"), "eml");
         assert_eq!(extension_of(".bashrc"), "");
         assert_eq!(extension_of("a/b.c/d"), "");
+    }
+
+    #[test]
+    fn detection_never_panics_and_sniffing_keeps_its_promises() {
+        use crate::testutil::{self, Rng};
+        const MAGICS: &[&[u8]] = &[
+            b"%PDF-",
+            b"PK\x03\x04",
+            b"SQLite format 3\0",
+            b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1",
+            b"\xFF\xD8\xFF",
+            b"\x89PNG\r\n\x1a\n",
+            b"GIF89a",
+            b"II*\0",
+            b"MM\0*",
+            b"BM",
+            b"RIFF\0\0\0\0WEBP",
+            b"RIFF\0\0\0\0WAVE",
+            b"\0\0\0\x20ftypheic",
+            b"\0\0\0\x20ftypM4A ",
+            b"fLaC",
+            b"ID3",
+            b"OggS",
+            b"\x1A\x45\xDF\xA3",
+            b"\xFF\xFB",
+            b"\x1f\x8b",
+            b"7z\xBC\xAF",
+            b"\x93NUMPY",
+            b"\xEF\xBB\xBFBEGIN:VCALENDAR",
+            b"From: a@b.c\nTo: d@e.f\nSubject: hi\n",
+        ];
+        const NAMES: &[&str] = &[
+            "a.pdf",
+            "x",
+            ".bashrc",
+            "dir.d/file",
+            "é.TXT",
+            "a.",
+            "",
+            "a/b\\c.docx",
+            "𝄞.ics",
+            "m.MP3",
+            "n.npy",
+            "w.xlsx",
+            "z.zip",
+            "v.mkv",
+            "p.jpg",
+        ];
+        let mut rng = Rng(0xDE7E_C7ED_0000_0001);
+        for _ in 0..3000 {
+            let name = if rng.one_in(3) {
+                testutil::random_text(&mut rng, testutil::TEXT_PIECES, 12)
+            } else {
+                rng.pick(NAMES).to_string()
+            };
+            let mut head = match rng.below(3) {
+                0 => testutil::random_bytes(&mut rng, 64),
+                1 => testutil::random_text(&mut rng, testutil::TEXT_PIECES, 64).into_bytes(),
+                _ => {
+                    let magic = *rng.pick(MAGICS);
+                    let mut head = magic[..rng.below(magic.len() + 1)].to_vec();
+                    head.extend(testutil::random_bytes(&mut rng, 64));
+                    head
+                }
+            };
+            if rng.one_in(4) {
+                head = testutil::mutate(&mut rng, &head);
+            }
+            let file_type = detect(&name, &head);
+            assert_eq!(detect(&name, &head), file_type, "deterministic");
+            assert_eq!(Input::detect(&name, &head).file_type, file_type);
+            if head.contains(&0) {
+                assert!(!looks_like_text(&head), "NUL bytes are binary: {head:?}");
+            } else if std::str::from_utf8(&head).is_ok() {
+                assert!(looks_like_text(&head), "UTF-8 is text: {head:?}");
+            }
+            let ext = extension_of(&name);
+            assert_eq!(ext, ext.to_ascii_lowercase());
+            assert!(!ext.contains(['.', '/', '\\']), "{name:?} → {ext:?}");
+            assert!(
+                name.to_ascii_lowercase().ends_with(&ext),
+                "{name:?} → {ext:?}"
+            );
+            assert_eq!(
+                starts_with_ci(&head, b"begin:"),
+                head.len() >= 6 && head[..6].eq_ignore_ascii_case(b"BEGIN:")
+            );
+        }
     }
 }

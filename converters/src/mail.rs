@@ -388,7 +388,9 @@ fn shorten_name(name: &str) -> String {
         _ => (name, ""),
     };
     let keep = MAX_NAME_CHARS.saturating_sub(ext.chars().count());
-    format!("{}{ext}", truncate_chars(stem, keep))
+    // A cut right after a dot would make ".." with the extension.
+    let stem = truncate_chars(stem, keep).trim_end_matches('.');
+    format!("{stem}{ext}")
 }
 
 /// Appends ` (2)`, ` (3)`, … before the extension until the name is unused.
@@ -698,5 +700,47 @@ BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:Review\r\nEND:VEVENT\r\nEND:
         }
         out.sort();
         out
+    }
+
+    #[test]
+    fn attachment_names_are_safe_for_any_input() {
+        use crate::testutil::{self, Rng};
+        let mut pieces: Vec<&str> = testutil::TEXT_PIECES.to_vec();
+        pieces.extend([
+            "..", "../", "..\\", "C:", "\u{7}", "\u{85}", ".pdf", ".tar.gz",
+        ]);
+        let mut rng = Rng(0x0A77_AC40_0000_0001);
+        let mut used = HashSet::new();
+        let mut given = Vec::new();
+        for index in 0..3000 {
+            let raw = match rng.below(3) {
+                0 => testutil::random_text(&mut rng, &pieces, 40),
+                // Long dotted names around the length cap: cuts land next to dots.
+                1 => (0..1 + rng.below(12))
+                    .map(|_| rng.pick(&["x", "é", "漢", "a b"]).repeat(rng.below(40)))
+                    .collect::<Vec<_>>()
+                    .join("."),
+                _ => format!(
+                    "{}.{}",
+                    "y".repeat(130 + rng.below(40)),
+                    rng.pick(&["pdf", "x.y", "é"])
+                ),
+            };
+            let name = sanitise_name(&raw, index, ".bin");
+            assert!(!name.is_empty(), "{raw:?}");
+            assert!(name.chars().count() <= MAX_NAME_CHARS, "{raw:?} → {name:?}");
+            assert!(!name.contains(['/', '\\', ':']), "{raw:?} → {name:?}");
+            assert!(!name.chars().any(char::is_control), "{raw:?} → {name:?}");
+            assert!(!name.contains(".."), "{raw:?} → {name:?}");
+            assert!(!name.starts_with('.') && name != ".", "{raw:?} → {name:?}");
+            let unique = unique_name(name, &mut used);
+            assert!(!unique.contains(['/', '\\']));
+            given.push(unique.to_lowercase());
+            let max = rng.below(50);
+            let cut = truncate_chars(&raw, max);
+            assert!(raw.starts_with(cut) && cut.chars().count() == raw.chars().count().min(max));
+        }
+        let distinct: HashSet<&String> = given.iter().collect();
+        assert_eq!(distinct.len(), given.len(), "unique names are unique");
     }
 }

@@ -371,7 +371,11 @@ fn parse_offset(value: &str) -> Option<FixedOffset> {
         _ => return None,
     };
     let (h, m) = value.get(1..)?.split_once(':')?;
-    let seconds = h.parse::<i32>().ok()? * 3600 + m.parse::<i32>().ok()? * 60;
+    let seconds = h
+        .parse::<i32>()
+        .ok()?
+        .checked_mul(3600)?
+        .checked_add(m.parse::<i32>().ok()?.checked_mul(60)?)?;
     FixedOffset::east_opt(sign * seconds)
 }
 
@@ -695,7 +699,8 @@ fn probe_bmff(bytes: &[u8], size: u64) -> Result<MediaProbe, String> {
     while at + 8 <= bytes.len() as u64 {
         let offset = at as usize;
         let (box_type, header, box_size) = box_header(bytes, offset, size - at)?;
-        let end = at + box_size;
+        // A 64-bit box size can be anything: saturate (it then ends beyond the file).
+        let end = at.saturating_add(box_size);
         if end > size {
             return Err(format!(
                 "truncated: {} box ends at byte {end}, file has {size}",
@@ -1390,6 +1395,7 @@ mod tests {
     use std::io::Write;
 
     use super::*;
+    use crate::testutil::{self, Rng};
 
     fn input<'a>(name: &'a str, bytes: &'a [u8], size: u64, file_type: FileType) -> Input<'a> {
         Input {
@@ -1881,6 +1887,339 @@ mod tests {
         let cut = &jpeg[..jpeg.len() - 2];
         if let Ok(partial) = crate::convert(&Input::detect("a.jpg", cut)) {
             assert!(partial.meta.extra[crate::unit::DAMAGE_KEY].contains("truncated"));
+        }
+    }
+
+    // --- damaged and random input -----------------------------------------------------
+
+    fn flac() -> Vec<u8> {
+        let mut flac = b"fLaC\0\0\0\x22".to_vec();
+        flac.extend([0x10, 0x00, 0x10, 0x00, 0, 0, 0, 0, 0, 0]);
+        let packed: u64 = (44_100u64 << 44) | (1 << 41) | (15 << 36) | 441_000;
+        flac.extend(packed.to_be_bytes());
+        flac.extend([0u8; 16]);
+        flac
+    }
+
+    /// An EBML element with an 8-byte size.
+    fn ebml(id: &[u8], body: &[u8]) -> Vec<u8> {
+        let mut out = id.to_vec();
+        out.push(0x01);
+        out.extend(&(body.len() as u64).to_be_bytes()[1..]);
+        out.extend(body);
+        out
+    }
+
+    fn webm() -> Vec<u8> {
+        let header = ebml(b"\x1A\x45\xDF\xA3", &ebml(b"\x42\x82", b"webm"));
+        let info = ebml(
+            b"\x15\x49\xA9\x66",
+            &[
+                ebml(b"\x2A\xD7\xB1", &1_000_000u32.to_be_bytes()[1..]),
+                ebml(b"\x44\x89", &12_500.0f64.to_be_bytes()),
+            ]
+            .concat(),
+        );
+        let cluster = ebml(b"\x1F\x43\xB6\x75", &[0u8; 32]);
+        [header, ebml(b"\x18\x53\x80\x67", &[info, cluster].concat())].concat()
+    }
+
+    fn aiff() -> Vec<u8> {
+        let mut comm = 2u16.to_be_bytes().to_vec();
+        comm.extend(88_200u32.to_be_bytes());
+        comm.extend(16u16.to_be_bytes());
+        comm.extend([0x40, 0x0E, 0xAC, 0x44, 0, 0, 0, 0, 0, 0]); // 44100 Hz
+        let mut chunk = b"COMM".to_vec();
+        chunk.extend((comm.len() as u32).to_be_bytes());
+        chunk.extend(comm);
+        let mut out = b"FORM".to_vec();
+        out.extend(((chunk.len() + 4) as u32).to_be_bytes());
+        out.extend(b"AIFF");
+        out.extend(chunk);
+        out
+    }
+
+    fn ogg() -> Vec<u8> {
+        let mut out = b"OggS\0\x02".to_vec();
+        out.extend([0u8; 22]);
+        out.extend(b"\x01vorbis\0\0\0\0\x02");
+        out.extend(44_100u32.to_le_bytes());
+        out.extend([0u8; 16]);
+        out
+    }
+
+    fn avi() -> Vec<u8> {
+        let mut avih = 40_000u32.to_le_bytes().to_vec(); // 25 fps
+        avih.extend([0u8; 12]);
+        avih.extend(250u32.to_le_bytes()); // frames
+        avih.extend([0u8; 12]);
+        avih.extend(320u32.to_le_bytes());
+        avih.extend(240u32.to_le_bytes());
+        avih.extend([0u8; 16]);
+        let mut list = b"hdrlavih".to_vec();
+        list.extend((avih.len() as u32).to_le_bytes());
+        list.extend(avih);
+        let mut body = b"AVI LIST".to_vec();
+        body.extend((list.len() as u32).to_le_bytes());
+        body.extend(list);
+        let mut out = b"RIFF".to_vec();
+        out.extend((body.len() as u32).to_le_bytes());
+        out.extend(body);
+        out
+    }
+
+    fn tar(names: &[&str]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for name in names {
+            let mut header = [0u8; 512];
+            header[..name.len()].copy_from_slice(name.as_bytes());
+            header[124..136].copy_from_slice(b"00000000012\0");
+            header[257..262].copy_from_slice(b"ustar");
+            out.extend(header);
+            out.extend([b'x'; 512]);
+        }
+        out
+    }
+
+    /// A size as `convert_media` may see it: the whole file, the head of a larger file,
+    /// or a file that grew or shrank between listing and reading.
+    fn some_size(rng: &mut Rng, len: usize) -> u64 {
+        match rng.below(3) {
+            0 => len as u64,
+            1 => (len + rng.below(1 << 20)) as u64,
+            _ => rng.below(len + 1) as u64,
+        }
+    }
+
+    #[test]
+    fn damaged_media_headers_do_not_panic() {
+        let fixtures: Vec<(&str, FileType, Vec<u8>)> = vec![
+            (
+                "a.wav",
+                FileType::Audio,
+                [wav_header(64, 16_000, 1), vec![0; 64]].concat(),
+            ),
+            ("v.mp4", FileType::Video, mp4(5_000, 200)),
+            ("s.flac", FileType::Audio, flac()),
+            ("v.webm", FileType::Video, webm()),
+            ("a.aiff", FileType::Audio, aiff()),
+            ("a.ogg", FileType::Audio, ogg()),
+            ("v.avi", FileType::Video, avi()),
+            (
+                "a.mp3",
+                FileType::Audio,
+                [
+                    b"ID3\x04\0\0\0\0\0\x10".as_slice(),
+                    &[0xFF, 0xFB, 0x90, 0x64],
+                    &[0u8; 48],
+                ]
+                .concat(),
+            ),
+        ];
+        for (name, file_type, bytes) in &fixtures {
+            let c = convert_media(&input(name, bytes, bytes.len() as u64, *file_type));
+            assert!(c.is_ok(), "intact {name}: {c:?}");
+        }
+        let mut rng = Rng(0x3ED1_A000_0000_0001);
+        for _ in 0..1500 {
+            let (name, file_type, base) = rng.pick(&fixtures);
+            let bytes = testutil::mutate(&mut rng, base);
+            let size = some_size(&mut rng, bytes.len());
+            let Ok(c) = convert_media(&input(name, &bytes, size, *file_type)) else {
+                continue;
+            };
+            testutil::check_conversion(&c, name);
+            if let Some(d) = c.units[0].fields.get("duration_s") {
+                let d: f64 = d.parse().unwrap();
+                assert!(d >= 0.0, "{name}: duration {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn bmff_boxes_with_64_bit_sizes_near_the_limit_are_errors() {
+        let ftyp = bmff_box(b"ftyp", b"isom\0\0\x02\0isomiso2mp41");
+        for k in 0..64u64 {
+            for declared in [u64::MAX - k, (u64::MAX - k) / 2, 1 << 63, u64::MAX >> k] {
+                let mut bytes = ftyp.clone();
+                bytes.extend(1u32.to_be_bytes());
+                bytes.extend(b"free");
+                bytes.extend(declared.to_be_bytes());
+                bytes.extend([0u8; 32]);
+                let size = bytes.len() as u64;
+                let result = convert_media(&input("b.mp4", &bytes, size, FileType::Video));
+                assert_eq!(result.unwrap_err().reason(), "corrupt", "{declared}");
+            }
+        }
+    }
+
+    #[test]
+    fn damaged_fixture_media_files_do_not_panic_when_present() {
+        let mut rng = Rng(0x3ED1_A000_0000_0002);
+        for (name, file_type) in [
+            ("memo.mp3", FileType::Audio),
+            ("screen.mp4", FileType::Video),
+            ("truncated.mp4", FileType::Video),
+        ] {
+            let Ok(bytes) = std::fs::read(format!("../tests/fixtures/media/{name}")) else {
+                println!("note: {name} not present, skipped");
+                continue;
+            };
+            for _ in 0..60 {
+                let damaged = testutil::mutate(&mut rng, &bytes);
+                let size = some_size(&mut rng, damaged.len());
+                if let Ok(c) = convert_media(&input(name, &damaged, size, file_type)) {
+                    testutil::check_conversion(&c, name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn damaged_images_do_not_panic() {
+        let fixtures = [jpeg_with_exif(32, 16), png(16, 8), exif_tiff()];
+        let mut rng = Rng(0x1A6E_0000_0000_0001);
+        for _ in 0..300 {
+            let base = rng.pick(&fixtures);
+            let bytes = testutil::mutate(&mut rng, base);
+            let Ok(c) = convert_image(&image_input("p.jpg", &bytes)) else {
+                continue;
+            };
+            testutil::check_conversion(&c, "image");
+            let fields = &c.units[0].fields;
+            if let (Some(lat), Some(lon)) = (fields.get("gps_lat"), fields.get("gps_lon")) {
+                let (lat, lon): (f64, f64) = (lat.parse().unwrap(), lon.parse().unwrap());
+                assert!(lat.abs() <= 90.0 && lon.abs() <= 180.0, "{fields:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn exif_times_and_offsets_from_any_text() {
+        let mut pieces: Vec<&str> = testutil::TEXT_PIECES.to_vec();
+        pieces.extend(testutil::EDGE_NUMBERS);
+        pieces.extend(["+", "-", ":", "2025:10:04 13:22:05", "2025-10-04 13:22:05"]);
+        for hours in testutil::EDGE_NUMBERS {
+            for minutes in testutil::EDGE_NUMBERS {
+                for sign in ['+', '-'] {
+                    let text = format!("{sign}{hours}:{minutes}");
+                    let expected = match (hours.parse::<i32>(), minutes.parse::<i32>()) {
+                        (Ok(h), Ok(m)) if (0..24).contains(&h) && (0..60).contains(&m) => {
+                            let seconds = h * 3600 + m * 60;
+                            FixedOffset::east_opt(if sign == '-' { -seconds } else { seconds })
+                        }
+                        _ => None,
+                    };
+                    if expected.is_some() {
+                        assert_eq!(parse_offset(&text), expected, "{text}");
+                    }
+                    let _ = exif_time("2025:10:04 13:22:05", Some(&text));
+                }
+            }
+        }
+        let mut rng = Rng(0x1A6E_0000_0000_0002);
+        for _ in 0..2000 {
+            let value = testutil::random_text(&mut rng, &pieces, 12);
+            let offset = testutil::random_text(&mut rng, &pieces, 6);
+            if let Some(t) = exif_time(&value, Some(&offset)) {
+                assert!(t.offset().local_minus_utc().abs() < 86_400);
+            }
+            let _ = parse_offset(&offset);
+            let _ = camera_name(Some(value.clone()), Some(offset.clone()));
+        }
+    }
+
+    #[test]
+    fn damaged_binaries_do_not_panic() {
+        let header = br#"{"w": {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 24]}}"#;
+        let mut safetensors = (header.len() as u64).to_le_bytes().to_vec();
+        safetensors.extend(header);
+        let fixtures: Vec<(&str, Vec<u8>)> = vec![
+            (
+                "x.npy",
+                npy("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }"),
+            ),
+            ("x.zip", zip_bytes(&["report.docx", "photos/beach.jpg"])),
+            ("x.tar", tar(&["a.txt", "dir/b.bin"])),
+            (
+                "x.gz",
+                b"\x1f\x8b\x08\x0c\0\0\0\0\0\x03\x02\0abnotes.txt\0\0\0\0\0".to_vec(),
+            ),
+            ("m.safetensors", safetensors),
+            ("m.pkl", b"\x80\x04\x95\0\0".to_vec()),
+            ("d.doc", b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1 OLE".to_vec()),
+        ];
+        let mut rng = Rng(0xB1A4_0000_0000_0001);
+        for _ in 0..1500 {
+            let (name, base) = rng.pick(&fixtures);
+            let bytes = testutil::mutate(&mut rng, base);
+            let size = some_size(&mut rng, bytes.len());
+            if let Ok(c) = convert_binary(&input(name, &bytes, size, FileType::Binary)) {
+                testutil::check_conversion(&c, name);
+                assert!(c.units[0].text.starts_with("File "), "{c:?}");
+            }
+        }
+    }
+
+    /// Whether `part` lies inside `whole` (same allocation).
+    fn within(part: &[u8], whole: &[u8]) -> bool {
+        let (start, end) = (
+            whole.as_ptr() as usize,
+            whole.as_ptr() as usize + whole.len(),
+        );
+        let at = part.as_ptr() as usize;
+        part.is_empty() || (at >= start && at + part.len() <= end)
+    }
+
+    #[test]
+    fn box_and_ebml_walkers_stay_in_bounds() {
+        let seeds = [mp4(5_000, 200), webm(), Vec::new()];
+        let mut rng = Rng(0xB0C5_0000_0000_0001);
+        for _ in 0..2000 {
+            let data = match rng.below(3) {
+                0 => testutil::random_bytes(&mut rng, 96),
+                _ => {
+                    let seed = rng.pick(&seeds);
+                    testutil::mutate(&mut rng, seed)
+                }
+            };
+            let mut visits = 0;
+            for_each_box(&data, &mut |kind, body| {
+                visits += 1;
+                assert!(kind.len() == 4 && within(kind, &data) && within(body, &data));
+            });
+            assert!(visits <= data.len() / 8);
+            let children = ebml_children(&data);
+            assert!(children.len() <= 256);
+            assert!(children.iter().all(|(_, body)| within(body, &data)));
+            for at in 0..data.len() + 4 {
+                if let Ok((kind, header, size)) = box_header(&data, at, rng.next() >> rng.below(64))
+                {
+                    assert!(
+                        within(kind, &data)
+                            && (header == 8 || header == 16)
+                            && size >= header as u64
+                    );
+                }
+                if let Some((_, len)) = ebml_id(&data, at) {
+                    assert!((1..=4).contains(&len) && at + len <= data.len());
+                }
+                if let Some((_, len)) = ebml_size(&data, at) {
+                    assert!((1..=8).contains(&len) && at + len <= data.len());
+                }
+            }
+            let names = zip_local_names(&data);
+            assert!(names.len() <= MAX_MEMBERS);
+            let _ = gzip_kind(&data);
+            let _ = describe_tar(&data);
+            let _ = describe_safetensors(&data);
+            let _ = probe_media(&data, data.len() as u64);
+            let text = String::from_utf8_lossy(&data);
+            for key in ["descr", "shape"] {
+                if let Some(value) = dict_value(&text, key) {
+                    assert!(text.contains(&value) && value == value.trim(), "{text:?}");
+                }
+            }
         }
     }
 }

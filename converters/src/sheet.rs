@@ -470,7 +470,8 @@ fn render_excel_datetime(dt: &calamine::ExcelDateTime) -> String {
     if dt.is_duration() {
         let total = (serial * 86_400.0).round() as i64;
         let sign = if total < 0 { "-" } else { "" };
-        let total = total.abs();
+        // unsigned_abs: i64::MIN (a huge negative serial) has no positive i64.
+        let total = total.unsigned_abs();
         return format!(
             "{sign}{}:{:02}:{:02}",
             total / 3600,
@@ -481,6 +482,11 @@ fn render_excel_datetime(dt: &calamine::ExcelDateTime) -> String {
     if (0.0..1.0).contains(&serial) {
         let secs = (serial * 86_400.0).round() as i64;
         return format_clock(secs / 3600, (secs / 60) % 60, secs % 60);
+    }
+    // calamine's conversion panics (chrono `Duration::milliseconds`) on serials of about
+    // -1e11 days and below; no serial this far from 1900 is a date chrono can hold anyway.
+    if serial.abs() >= 1e8 {
+        return format_number(serial);
     }
     match dt.as_datetime() {
         Some(naive) => format_naive(naive),
@@ -752,6 +758,7 @@ mod tests {
     use std::io::Write;
 
     use super::*;
+    use crate::testutil::{self, Rng};
     use crate::FileType;
 
     fn input<'a>(name: &'a str, bytes: &'a [u8], file_type: FileType) -> Input<'a> {
@@ -876,8 +883,8 @@ mod tests {
 
     /// A minimal xlsx: sheet "Budget" with data from B3 (a title-less header at row 3),
     /// a date cell styled with built-in format 14, and a second sheet.
-    fn tiny_xlsx() -> Vec<u8> {
-        let files: [(&str, String); 7] = [
+    fn tiny_xlsx_files() -> [(&'static str, String); 7] {
+        [
             (
                 "[Content_Types].xml",
                 r#"<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/worksheets/sheet2.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>"#.into(),
@@ -910,14 +917,21 @@ mod tests {
                 "xl/worksheets/sheet2.xml",
                 r#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Remember the milk</t></is></c></row></sheetData></worksheet>"#.into(),
             ),
-        ];
+        ]
+    }
+
+    fn xlsx_of(files: &[(&str, String)]) -> Vec<u8> {
         let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
         for (name, body) in files {
-            zip.start_file(name, zip::write::SimpleFileOptions::default())
+            zip.start_file(*name, zip::write::SimpleFileOptions::default())
                 .unwrap();
             zip.write_all(body.as_bytes()).unwrap();
         }
         zip.finish().unwrap().into_inner()
+    }
+
+    fn tiny_xlsx() -> Vec<u8> {
+        xlsx_of(&tiny_xlsx_files())
     }
 
     #[test]
@@ -983,5 +997,196 @@ mod tests {
         };
         let err = convert_workbook(&input("invalid.xlsx", &bytes, FileType::Xlsx)).unwrap_err();
         assert_eq!(err.reason(), "corrupt");
+    }
+
+    #[test]
+    fn excel_datetimes_render_for_every_serial() {
+        use calamine::{ExcelDateTime, ExcelDateTimeType};
+        let mut rng = Rng(0xE8CE_1DA7_E000_0001);
+        let mut serials: Vec<f64> = testutil::EDGE_F64.to_vec();
+        serials.extend((0..2000).map(|_| match rng.below(3) {
+            0 => f64::from_bits(rng.next()),
+            1 => (rng.next() as i64) as f64 / 1e6,
+            _ => rng.below(200_000) as f64 / 3.0 - 20_000.0,
+        }));
+        let clock = |s: &str| {
+            let parts: Vec<&str> = s.trim_start_matches('-').split(':').collect();
+            (2..=3).contains(&parts.len())
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        };
+        for serial in serials {
+            for is_1904 in [false, true] {
+                let duration = ExcelDateTime::new(serial, ExcelDateTimeType::TimeDelta, is_1904);
+                let text = render_excel_datetime(&duration);
+                assert!(
+                    clock(&text) && text.matches(':').count() == 2,
+                    "{serial}: {text}"
+                );
+                let moment = ExcelDateTime::new(serial, ExcelDateTimeType::DateTime, is_1904);
+                let text = render_excel_datetime(&moment);
+                assert!(!text.is_empty(), "{serial}");
+                if (0.0..1.0).contains(&serial) {
+                    assert!(clock(&text), "{serial}: {text}");
+                }
+                let _ = render_cell(&Data::DateTime(moment));
+                let _ = render_cell(&Data::Float(serial));
+            }
+        }
+        for _ in 0..500 {
+            let iso = testutil::random_text(
+                &mut rng,
+                &["2025-10-04", "T", "13:22:05", ".5", "Z", "é", " ", "-", ":"],
+                8,
+            );
+            let _ = render_iso_datetime(&iso);
+            let _ = render_cell(&Data::DurationIso(iso));
+        }
+    }
+
+    /// Physical lines of a text without quotes: what `Records` must split it into.
+    fn physical_lines(text: &str) -> Vec<String> {
+        let mut lines = vec![String::new()];
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\r' || c == '\n' {
+                if c == '\r' && chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                lines.push(String::new());
+            } else if let Some(line) = lines.last_mut() {
+                line.push(c);
+            }
+        }
+        if text.ends_with(['\r', '\n']) {
+            lines.pop();
+        }
+        if text.is_empty() {
+            lines.clear();
+        }
+        lines
+    }
+
+    #[test]
+    fn records_split_random_text_and_track_lines() {
+        let mut rng = Rng(0xC5F0_0000_0000_0001);
+        for _ in 0..2000 {
+            let text = testutil::random_text(&mut rng, testutil::TEXT_PIECES, 80);
+            let delimiter = *rng.pick(&[',', ';', '\t', '|', '€']);
+            let records: Vec<Record> = Records::new(&text, delimiter).collect();
+            if let Some(first) = records.first() {
+                assert_eq!(first.line_start, 1);
+            }
+            for pair in records.windows(2) {
+                assert_eq!(pair[1].line_start, pair[0].line_end + 1, "{text:?}");
+            }
+            for record in &records {
+                assert!(record.line_start <= record.line_end && !record.fields.is_empty());
+            }
+            if !text.contains('"') {
+                let lines = physical_lines(&text);
+                let joined: Vec<String> = records
+                    .iter()
+                    .map(|r| r.fields.join(&delimiter.to_string()))
+                    .collect();
+                assert_eq!(joined, lines, "{text:?}");
+            }
+            assert!([',', ';', '\t', '|'].contains(&sniff_delimiter(&text)));
+            let cell = clean_cell(&text);
+            assert_eq!(cell, text.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+        // The delimiter is sniffed from the first 64 Ki characters: cut at a char boundary.
+        for piece in ["é", "𝄞", "漢字", "a;b", "\"x\n"] {
+            let text = piece.repeat(70_000 / piece.chars().count());
+            assert!([',', ';', '\t', '|'].contains(&sniff_delimiter(&text)));
+        }
+        let huge = "é".repeat(MAX_CELL_CHARS * 2) + " x";
+        let cell = clean_cell(&huge);
+        assert!(
+            cell.ends_with('…') && !cell.contains('x'),
+            "cut after the cap"
+        );
+    }
+
+    #[test]
+    fn damaged_csv_and_workbooks_do_not_panic() {
+        let csv_text = "Name;Note;Amount\r\n\"Smith; John\";\"line one\nline two\";1,50\r\nDoe;\"say \"\"hi\"\"\";2\r\n";
+        let mut rng = Rng(0x5EE7_0000_0000_0001);
+        for _ in 0..300 {
+            let bytes = if rng.one_in(2) {
+                testutil::mutate(&mut rng, csv_text.as_bytes())
+            } else {
+                testutil::mutate_text(&mut rng, csv_text, testutil::TEXT_PIECES).into_bytes()
+            };
+            for file_type in [FileType::Csv, FileType::Tsv] {
+                let Ok(c) = convert_delimited(&input("d.csv", &bytes, file_type)) else {
+                    continue;
+                };
+                testutil::check_conversion(&c, "csv");
+                for pair in c.units.windows(2) {
+                    assert!(
+                        pair[0].locator.row_end <= pair[1].locator.row_start,
+                        "{c:?}"
+                    );
+                }
+            }
+        }
+        let files = tiny_xlsx_files();
+        for i in 0..120 {
+            let bytes = if i % 2 == 0 {
+                testutil::mutate(&mut rng, &tiny_xlsx())
+            } else {
+                let mut files = files.clone();
+                let k = rng.below(files.len());
+                files[k].1 = testutil::mutate_text(&mut rng, &files[k].1, testutil::TEXT_PIECES);
+                xlsx_of(&files)
+            };
+            let result = testutil::convert_without_panic(
+                &input("budget.xlsx", &bytes, FileType::Xlsx),
+                "damaged xlsx",
+            );
+            if let Ok(c) = result {
+                testutil::check_conversion(&c, "xlsx");
+            }
+        }
+    }
+
+    #[test]
+    fn workbook_cells_with_extreme_numbers_render() {
+        // Date- and duration-styled cells holding every edge value: the sheet must be
+        // read (no "reader crashed"), whatever the number.
+        let mut files = tiny_xlsx_files();
+        files[4].1 = files[4].1.replace(
+            "<cellXfs count=\"2\"><xf numFmtId=\"0\"/><xf numFmtId=\"14\" applyNumberFormat=\"1\"/>",
+            "<cellXfs count=\"3\"><xf numFmtId=\"0\"/><xf numFmtId=\"14\" applyNumberFormat=\"1\"/>\
+             <xf numFmtId=\"46\" applyNumberFormat=\"1\"/>",
+        );
+        let values = testutil::EDGE_NUMBERS
+            .iter()
+            .map(|n| n.to_string())
+            .chain(testutil::EDGE_F64.iter().map(|f| format!("{f:e}")))
+            .chain(["-1e300".to_string(), "-inf".to_string(), "NaN".to_string()]);
+        for value in values {
+            for style in ["1", "2"] {
+                let mut files = files.clone();
+                files[5].1 = files[5].1.replace(
+                    "<c r=\"D4\" s=\"1\"><v>45931</v></c>",
+                    &format!("<c r=\"D4\" s=\"{style}\"><v>{value}</v></c>"),
+                );
+                let bytes = xlsx_of(&files);
+                let c = testutil::convert_without_panic(
+                    &input("budget.xlsx", &bytes, FileType::Xlsx),
+                    &value,
+                )
+                .unwrap();
+                assert!(
+                    !c.meta.extra.contains_key("errors"),
+                    "{value} s={style}: {:?}",
+                    c.meta
+                );
+                assert_eq!(c.units.len(), 2, "{value}");
+            }
+        }
     }
 }

@@ -230,6 +230,7 @@ fn render_value(value: ValueRef) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testutil::{self, Rng};
     use crate::{FileType, Locator, UnitKind};
 
     fn input(bytes: &[u8]) -> Input<'_> {
@@ -352,5 +353,50 @@ line two');
         assert!(c.units[0]
             .text
             .starts_with("Table: Album\nAlbumId | Title | ArtistId\n1 | "));
+    }
+
+    #[test]
+    fn temp_copy_is_the_input_with_wal_switched_off() {
+        let mut rng = Rng(0x5B1C_0000_0000_0001);
+        for _ in 0..300 {
+            let mut bytes = testutil::random_bytes(&mut rng, 160);
+            if bytes.len() >= 20 && rng.one_in(2) {
+                bytes[18] = 2;
+                bytes[19] = if rng.one_in(3) { 1 } else { 2 };
+            }
+            let file = write_temp_copy(&bytes).unwrap();
+            let copy = std::fs::read(file.path()).unwrap();
+            let mut expected = bytes.clone();
+            if bytes.len() >= 20 && bytes[18] == 2 && bytes[19] == 2 {
+                expected[18] = 1;
+                expected[19] = 1;
+            }
+            assert_eq!(copy, expected);
+        }
+    }
+
+    #[test]
+    fn damaged_databases_do_not_panic() {
+        let base = database(SETUP, false);
+        let mut rng = Rng(0x5B1C_0000_0000_0002);
+        for _ in 0..150 {
+            let mut bytes = testutil::mutate(&mut rng, &base);
+            if rng.one_in(2) && bytes.len() >= MAGIC.len() {
+                // Mostly keep the magic so the damage reaches SQLite itself.
+                bytes[..MAGIC.len()].copy_from_slice(MAGIC);
+            }
+            match convert(&input(&bytes)) {
+                Ok(c) => {
+                    testutil::check_conversion(&c, "sqlite");
+                    for unit in &c.units {
+                        assert!(unit.locator.sheet.is_some(), "{unit:?}");
+                    }
+                }
+                Err(e) => assert!(
+                    ["corrupt", "empty", "encrypted"].contains(&e.reason()),
+                    "{e}"
+                ),
+            }
+        }
     }
 }

@@ -383,6 +383,7 @@ fn json_escape_fragment(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testutil::{self, Rng};
 
     fn options(target: usize, max: usize, overlap: usize) -> ChunkOptions {
         ChunkOptions {
@@ -523,20 +524,6 @@ mod tests {
         assert!(!text.contains('<'), "{text}");
     }
 
-    /// A small deterministic generator (xorshift64*), so failures reproduce.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
-
     /// Random text stressing the cut points: long lines, no whitespace, only whitespace,
     /// multi-byte characters at every boundary, sentence marks right at the cut, CRLF.
     fn random_text(rng: &mut Rng) -> String {
@@ -652,5 +639,121 @@ mod tests {
             .iter()
             .all(|s| s.text.chars().count() <= max_word_chars(320)));
         check_spans(&json, ChunkOptions::default());
+    }
+
+    const NOTEBOOK: &str = r##"{
+ "cells": [
+  {"cell_type": "markdown", "source": ["# Rainfall\n", "October totals"]},
+  {"cell_type": "code", "outputs": [{"text": ["42.1 mm\n"]}],
+   "source": ["total = df.sum()\n", "print(total)"]}
+ ]
+}"##;
+
+    #[test]
+    fn html_title_is_the_trimmed_text_between_the_tags() {
+        // Pieces without '<', so the only tags are the ones placed here.
+        let pieces: Vec<&str> = testutil::TEXT_PIECES
+            .iter()
+            .copied()
+            .filter(|p| !p.contains('<'))
+            .collect();
+        let mut rng = Rng(0xA5A5_1234_5678_9ABC);
+        for _ in 0..2000 {
+            let before = testutil::random_text(&mut rng, &pieces, 40);
+            let inner = testutil::random_text(&mut rng, &pieces, 40);
+            let after = testutil::random_text(&mut rng, testutil::TEXT_PIECES, 40);
+            let open = *rng.pick(&["<title>", "<TITLE>", "<title lang=\"é\">", "<Title\n>"]);
+            let close = *rng.pick(&["</title>", "</TITLE >", "</title"]);
+            let html = format!("{before}{open}{inner}{close}{after}");
+            let expected = Some(inner.trim()).filter(|t| !t.is_empty());
+            assert_eq!(html_title(&html).as_deref(), expected, "{html:?}");
+            // Arbitrary soup (tags cut, unclosed, doubled): a title is always a
+            // trimmed, non-empty slice of the page.
+            let soup = format!(
+                "{}{}",
+                testutil::random_text(&mut rng, &["<title", "</title", ">", "<", "é"], 8),
+                testutil::mutate_text(&mut rng, &html, testutil::TEXT_PIECES)
+            );
+            if let Some(title) = html_title(&soup) {
+                assert!(!title.is_empty() && title == title.trim(), "{soup:?}");
+                assert!(soup.contains(&title), "{title:?} not in {soup:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn decode_text_never_panics_and_keeps_utf8_and_utf16() {
+        let mut rng = Rng(0x1357_9BDF_2468_ACE0);
+        for _ in 0..2000 {
+            let bytes = testutil::random_bytes(&mut rng, 64);
+            let _ = decode_text(&bytes);
+            let text = testutil::random_text(&mut rng, testutil::TEXT_PIECES, 40);
+            if !text.starts_with('\u{feff}') && !text.as_bytes().starts_with(b"\xFF\xFE") {
+                assert_eq!(decode_text(text.as_bytes()), text);
+            }
+            let with_bom = [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat();
+            assert_eq!(decode_text(&with_bom), text);
+            let mut utf16le = vec![0xFF, 0xFE];
+            let mut utf16be = vec![0xFE, 0xFF];
+            for unit in text.encode_utf16() {
+                utf16le.extend(unit.to_le_bytes());
+                utf16be.extend(unit.to_be_bytes());
+            }
+            assert_eq!(decode_text(&utf16le), text);
+            assert_eq!(decode_text(&utf16be), text);
+            // A cut UTF-16 file (odd length) keeps its complete units.
+            utf16le.pop();
+            let _ = decode_text(&utf16le);
+        }
+    }
+
+    #[test]
+    fn damaged_notebooks_do_not_panic_and_locate_real_lines() {
+        let mut rng = Rng(0x0BAD_CE11_0BAD_CE11);
+        for i in 0..600 {
+            let raw = if i % 2 == 0 {
+                testutil::mutate_text(&mut rng, NOTEBOOK, testutil::TEXT_PIECES)
+            } else {
+                String::from_utf8_lossy(&testutil::mutate(&mut rng, NOTEBOOK.as_bytes()))
+                    .into_owned()
+            };
+            let input = Input::detect("n.ipynb", raw.as_bytes());
+            let Ok(conversion) = convert_notebook(&input) else {
+                continue;
+            };
+            testutil::check_conversion(&conversion, &raw);
+            let line_count = decode_text(raw.as_bytes()).lines().count() as u64;
+            for unit in &conversion.units {
+                if let Some(end) = unit.locator.line_end {
+                    assert!(end <= line_count, "{unit:?} in {raw:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn text_and_html_converters_survive_random_and_damaged_input() {
+        let html = "<html><head><title>Pantry é</title></head><body><h1>Hours</h1>\
+                    <table><tr><td>Mon</td><td>5–8pm</td></tr></table><p>Open <b>漢字</b></p>\
+                    <ul><li>one<li>two</ul></body></html>";
+        let mut rng = Rng(0x7777_1111_3333_5555);
+        for _ in 0..300 {
+            let bytes = match rng.below(3) {
+                0 => testutil::random_bytes(&mut rng, 300),
+                1 => testutil::mutate(&mut rng, html.as_bytes()),
+                _ => testutil::random_text(&mut rng, testutil::TEXT_PIECES, 300).into_bytes(),
+            };
+            let chars = decode_text(&bytes).chars().count() as u64;
+            let text = convert_text(&Input::detect("t.txt", &bytes)).expect("text");
+            testutil::check_conversion(&text, "text");
+            for unit in &text.units {
+                assert!(
+                    unit.locator.char_end.is_some_and(|e| e <= chars),
+                    "{unit:?}"
+                );
+            }
+            let page = convert_html(&Input::detect("p.html", &bytes)).expect("html");
+            testutil::check_conversion(&page, "html");
+        }
     }
 }

@@ -470,4 +470,80 @@ mod tests {
             "Sheet1, rows 2-40"
         );
     }
+
+    #[test]
+    fn dates_and_weekday_lists_from_random_text() {
+        use crate::testutil::{self, Rng};
+        const DATES: &[(&str, (i32, u32, u32))] = &[
+            ("2025-08-16", (2025, 8, 16)),
+            ("2025/8/6", (2025, 8, 6)),
+            ("8/16/2025", (2025, 8, 16)),
+            ("16/8/2025", (2025, 8, 16)),
+            ("1970-01-01", (1970, 1, 1)),
+            ("2100-12-31", (2100, 12, 31)),
+            ("2024-02-29", (2024, 2, 29)),
+        ];
+        let mut pieces: Vec<&str> = testutil::TEXT_PIECES.to_vec();
+        pieces.extend(testutil::EDGE_NUMBERS);
+        pieces.extend([
+            "2025-02-30",
+            "0000-00-00",
+            "13/13/2025",
+            "-",
+            "/",
+            "1969-12-31",
+        ]);
+        pieces.extend(DATES.iter().map(|(d, _)| *d));
+        let mut rng = Rng(0xDA7E_5000_0000_0001);
+        for _ in 0..3000 {
+            let noise = testutil::random_text(&mut rng, &pieces, 60);
+            let (written, (y, m, d)) = *rng.pick(DATES);
+            let expected = chrono::NaiveDate::from_ymd_opt(y, m, d).unwrap();
+            let text = format!("{noise} {written} {noise}");
+            let found = dates_in(&text);
+            assert!(found.len() <= 400);
+            assert!(found.contains(&expected), "{written} not found in {text:?}");
+            for date in &found {
+                assert!(
+                    (1970..=2100).contains(&chrono::Datelike::year(date)),
+                    "{date}"
+                );
+            }
+            let entries = entry_dates(&text);
+            assert!(entries.len() <= 400);
+            assert!(entries
+                .iter()
+                .all(|d| (1970..=2100).contains(&chrono::Datelike::year(d))));
+            let line_start = format!("# {written} (Sat) {noise}");
+            assert_eq!(
+                entry_dates(&line_start).first(),
+                Some(&expected),
+                "{line_start:?}"
+            );
+
+            let mut names = Vec::new();
+            let mut days = Vec::new();
+            for _ in 0..rng.below(6) {
+                let day = rng.below(7);
+                let full = WEEKDAY_NAMES[day];
+                let name = if rng.one_in(2) { &full[..3] } else { full };
+                names.push(if rng.one_in(2) {
+                    name.to_uppercase()
+                } else {
+                    name.to_string()
+                });
+                days.push(day as u32);
+            }
+            names.push(testutil::random_text(&mut rng, testutil::TEXT_PIECES, 4));
+            days.sort_unstable();
+            days.dedup();
+            let list = names.join(if rng.one_in(2) { "," } else { ", " });
+            let parsed = parse_weekday_list(&list);
+            assert!(parsed.windows(2).all(|w| w[0] < w[1]) && parsed.iter().all(|d| *d < 7));
+            assert!(
+                days.iter().all(|d| parsed.contains(d)),
+                "{list:?} → {parsed:?}"
+            );
+        }
+    }
 }

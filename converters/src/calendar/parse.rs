@@ -371,4 +371,59 @@ DTSTART;;VALUE=DATE-TIME:20140409T093000\r\nEND:VEVENT\r\nEND:VCALENDAR";
         );
         assert_eq!(prop.value, "20160409T090000");
     }
+
+    fn depth(component: &Component) -> usize {
+        1 + component.children.iter().map(depth).max().unwrap_or(0)
+    }
+
+    #[test]
+    fn random_lines_are_cleaned_nested_and_parsed_safely() {
+        use crate::testutil::{self, Rng};
+        let mut pieces: Vec<&str> = testutil::TEXT_PIECES.to_vec();
+        pieces.extend([
+            "BEGIN:",
+            "END:",
+            "begin:",
+            "VEVENT",
+            "VCALENDAR",
+            "VALARM",
+            "DTSTART",
+            "SUMMARY",
+            "X-A",
+            "TZID=",
+            ";",
+            ":",
+            "\"",
+            "\r\n ",
+            "\n\t",
+            "\r\n",
+            "=",
+            ",",
+            "\\n",
+            "\\",
+        ]);
+        let mut rng = Rng(0x1C5A_0000_0000_0001);
+        for _ in 0..2000 {
+            let text = testutil::random_text(&mut rng, &pieces, 80);
+            let lines = clean_lines(&text);
+            for line in &lines {
+                assert!(
+                    !line.trim().is_empty() && line == line.trim_end(),
+                    "{line:?}"
+                );
+                assert!(!line.contains(['\n', '\u{feff}']), "{line:?}");
+                assert!(starts_content_line(line), "{line:?} from {text:?}");
+                if let Some(i) = value_separator(line) {
+                    assert!(line.get(i..).is_some_and(|rest| rest.starts_with(':')));
+                }
+                if let Some(prop) = parse_property(line) {
+                    assert!(!prop.name.is_empty() && prop.name == prop.name.to_ascii_uppercase());
+                }
+            }
+            let deep = format!("{}{text}", "BEGIN:X\n".repeat(rng.below(40)));
+            for root in build_tree(&clean_lines(&deep)) {
+                assert!(depth(&root) <= MAX_DEPTH, "{deep:?}");
+            }
+        }
+    }
 }

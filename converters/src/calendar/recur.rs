@@ -77,7 +77,7 @@ fn ordinal(n: i32) -> String {
         -2 => "second-to-last".into(),
         -3 => "third-to-last".into(),
         n if n > 0 => format!("{n}th"),
-        n => format!("{}th-to-last", -n),
+        n => format!("{}th-to-last", n.unsigned_abs()),
     }
 }
 
@@ -455,5 +455,71 @@ mod tests {
         let dates: Vec<String> = dates.iter().map(|d| d.to_string()).collect();
         assert_eq!(dates, ["2025-10-01", "2025-10-15", "2025-10-22"]);
         assert!(first_occurrences("garbage", at("20251001T180000"), None, None, &[], 5).is_empty());
+    }
+
+    #[test]
+    fn rules_with_extreme_numbers_are_described() {
+        use crate::testutil::{self, Rng};
+        const KEYS: &[&str] = &[
+            "INTERVAL",
+            "COUNT",
+            "BYSETPOS",
+            "BYMONTHDAY",
+            "BYMONTH",
+            "BYDAY",
+        ];
+        const DAYS: &[&str] = &["MO", "su", "XX", "", "+1MO", "-1FR", "1", "é"];
+        let mut rng = Rng(0x4EC0_0000_0000_0001);
+        let start = at("20251001T180000");
+        for i in 0..3000 {
+            let mut parts = vec![format!(
+                "FREQ={}",
+                rng.pick(&["DAILY", "WEEKLY", "MONTHLY", "YEARLY", "HOURLY", "SECONDLY", "X", ""])
+            )];
+            for _ in 0..rng.below(5) {
+                let key = *rng.pick(KEYS);
+                let values: Vec<String> = (0..1 + rng.below(3))
+                    .map(|_| {
+                        let number = *rng.pick(testutil::EDGE_NUMBERS);
+                        if key == "BYDAY" {
+                            format!("{number}{}", rng.pick(DAYS))
+                        } else {
+                            number.to_string()
+                        }
+                    })
+                    .collect();
+                parts.push(format!("{key}={}", values.join(",")));
+            }
+            let rule = parts.join(";");
+            let text = words(&rule, "20251001T180000");
+            assert!(
+                text.starts_with("every ") || text.starts_with("custom rule"),
+                "{rule}: {text}"
+            );
+            let days = weekdays(Some(&rule), start);
+            assert!(!days.is_empty() && days.len() <= 7, "{rule}");
+            assert!(days
+                .windows(2)
+                .all(|w| w[0].num_days_from_monday() < w[1].num_days_from_monday()));
+            if i % 10 == 0 {
+                let dates = first_occurrences(&rule, start, None, None, &[], 5);
+                assert!(
+                    dates.len() <= 5 && dates.windows(2).all(|w| w[0] <= w[1]),
+                    "{rule}"
+                );
+            }
+            let token =
+                testutil::random_text(&mut rng, &["1", "-", "+", "MO", "tu", "é", "9", " "], 5);
+            if let Some((_, day)) = parse_byday(&token) {
+                let code = token
+                    .trim()
+                    .get(token.trim().len() - 2..)
+                    .unwrap_or_default();
+                assert_eq!(
+                    code.to_ascii_uppercase(),
+                    format!("{day:?}").to_ascii_uppercase()[..2]
+                );
+            }
+        }
     }
 }

@@ -313,3 +313,110 @@ RRULE:{rule}\nDURATION:P99999999999W\nEND:VEVENT\nEND:VCALENDAR\n"
     let deep = "BEGIN:VCALENDAR\n".repeat(100_000);
     assert!(convert(&input(deep.as_bytes())).unwrap().units.is_empty());
 }
+
+/// A VTIMEZONE whose yearly rule holds `rule_numbers`, used by one event.
+fn custom_zone_calendar(rule: &str) -> String {
+    format!(
+        "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:My Zone\r\nBEGIN:STANDARD\r\n\
+DTSTART:19701025T030000\r\nRRULE:{rule}\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\n\
+END:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:19700329T020000\r\n\
+RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n\
+END:DAYLIGHT\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:z\r\nSUMMARY:zoned\r\n\
+DTSTART;TZID=My Zone:20251001T180000\r\nDTEND;TZID=My Zone:20251001T190000\r\n\
+RRULE:FREQ=WEEKLY;COUNT=3\r\nEXDATE:20251008T160000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
+}
+
+/// Custom zone rules with every edge number in BYMONTH, BYMONTHDAY and BYDAY: the event
+/// is still placed (the offset is looked up through those rules).
+#[test]
+fn custom_zone_rules_with_extreme_numbers_do_not_panic() {
+    use crate::testutil::EDGE_NUMBERS;
+    for month in EDGE_NUMBERS {
+        for day in EDGE_NUMBERS {
+            for rule in [
+                format!("FREQ=YEARLY;BYMONTH={month};BYMONTHDAY={day}"),
+                format!("FREQ=YEARLY;BYMONTH={month};BYDAY={day}SU"),
+                format!("FREQ=YEARLY;BYMONTH={month};BYDAY={day}SU;UNTIL={day}"),
+            ] {
+                let units = units_of(&custom_zone_calendar(&rule));
+                assert_eq!(units.len(), 1, "{rule}");
+                assert!(units[0].fields.contains_key("start"), "{rule}");
+            }
+        }
+    }
+}
+
+/// Events whose time, duration, recurrence and people properties hold random text and
+/// edge numbers, and damaged (but valid UTF-8) copies of the sample calendar.
+#[test]
+fn random_event_properties_do_not_panic() {
+    use crate::testutil::{self, Rng};
+    let mut pieces: Vec<&str> = testutil::TEXT_PIECES.to_vec();
+    pieces.extend(testutil::EDGE_NUMBERS);
+    pieces.extend([
+        "2025",
+        "1001",
+        "T",
+        "Z",
+        "P",
+        "W",
+        "D",
+        "H",
+        "M",
+        "S",
+        "PT",
+        "20251001T180000",
+        "FREQ=",
+        "DAILY",
+        "WEEKLY",
+        "MONTHLY",
+        "YEARLY",
+        "SECONDLY",
+        ";",
+        "BYDAY=",
+        "MO",
+        "-1SU",
+        "BYSETPOS=",
+        "BYMONTHDAY=",
+        "INTERVAL=",
+        "COUNT=",
+        "UNTIL=",
+        "mailto:",
+    ]);
+    let base = choir_calendar();
+    let mut rng = Rng(0xCA1E_0000_0000_0001);
+    for i in 0..400 {
+        let text = if i % 2 == 0 {
+            testutil::mutate_text(&mut rng, &base, &pieces)
+        } else {
+            let mut value = || testutil::random_text(&mut rng, &pieces, 12);
+            format!(
+                "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:r\r\nSUMMARY:{}\r\nDTSTART:{}\r\n\
+DTEND:{}\r\nDURATION:{}\r\nRRULE:{}\r\nEXDATE:{}\r\nRDATE:{}\r\nRECURRENCE-ID:{}\r\n\
+ATTENDEE;CN={}:{}\r\nDESCRIPTION:{}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+                value(),
+                value(),
+                value(),
+                value(),
+                value(),
+                value(),
+                value(),
+                value(),
+                value(),
+                value(),
+                value()
+            )
+        };
+        if let Ok(conversion) = convert(&input(text.as_bytes())) {
+            crate::testutil::check_conversion(&conversion, &text);
+            assert!(conversion
+                .units
+                .iter()
+                .all(|u| u.locator.event_uid.is_some()));
+        }
+        let _ = parse_duration(&text);
+        let _ = parse_raw(&text);
+        let _ = truncate_chars(&text, rng.below(50));
+    }
+}

@@ -483,7 +483,8 @@ impl YearlyRule {
             RuleDay::MonthDay(d) if d > 0 => NaiveDate::from_ymd_opt(year, self.month, d as u32)?,
             RuleDay::MonthDay(d) => {
                 let last = last_day_of_month(year, self.month)?;
-                last.checked_sub_signed(Duration::days(i64::from(-d - 1)))?
+                // In i64: `-d` overflows i32 for BYMONTHDAY=-2147483648.
+                last.checked_sub_signed(Duration::days(-i64::from(d) - 1))?
             }
         };
         Some(date.and_time(start.time()))
@@ -491,10 +492,11 @@ impl YearlyRule {
 }
 
 fn last_day_of_month(year: i32, month: u32) -> Option<NaiveDate> {
+    // Checked: BYMONTH comes from the file and may be u32::MAX.
     let (y, m) = if month == 12 {
-        (year + 1, 1)
+        (year.checked_add(1)?, 1)
     } else {
-        (year, month + 1)
+        (year, month.checked_add(1)?)
     };
     NaiveDate::from_ymd_opt(y, m, 1)?.pred_opt()
 }
@@ -508,13 +510,15 @@ pub fn nth_weekday_of_month(year: i32, month: u32, n: i32, weekday: Weekday) -> 
         let first = NaiveDate::from_ymd_opt(year, month, 1)?;
         let shift =
             (7 + weekday.num_days_from_monday() - first.weekday().num_days_from_monday()) % 7;
-        let date = first + Duration::days(i64::from(shift) + 7 * i64::from(n - 1));
+        let date =
+            first.checked_add_signed(Duration::days(i64::from(shift) + 7 * i64::from(n - 1)))?;
         (date.month() == month).then_some(date)
     } else {
         let last = last_day_of_month(year, month)?;
         let shift =
             (7 + last.weekday().num_days_from_monday() - weekday.num_days_from_monday()) % 7;
-        let date = last - Duration::days(i64::from(shift) + 7 * i64::from(-n - 1));
+        let date =
+            last.checked_sub_signed(Duration::days(i64::from(shift) + 7 * i64::from(-n - 1)))?;
         (date.month() == month).then_some(date)
     }
 }
@@ -583,5 +587,99 @@ END:DAYLIGHT\nEND:VTIMEZONE\n";
         assert_eq!(d(2025, 3, 2, Weekday::Sun).as_deref(), Some("2025-03-09"));
         assert_eq!(d(2025, 10, -1, Weekday::Sun).as_deref(), Some("2025-10-26"));
         assert_eq!(d(2025, 2, 5, Weekday::Mon), None);
+    }
+
+    #[test]
+    fn yearly_rules_offsets_and_weekdays_with_extreme_numbers() {
+        use crate::testutil::{self, Rng};
+        let start = NaiveDateTime::parse_from_str("19701025T030000", "%Y%m%dT%H%M%S").unwrap();
+        let weekdays = [
+            Weekday::Mon,
+            Weekday::Tue,
+            Weekday::Wed,
+            Weekday::Thu,
+            Weekday::Fri,
+            Weekday::Sat,
+            Weekday::Sun,
+        ];
+        for month in testutil::EDGE_NUMBERS {
+            for day in testutil::EDGE_NUMBERS {
+                for rule in [
+                    format!("FREQ=YEARLY;BYMONTH={month};BYMONTHDAY={day}"),
+                    format!("FREQ=YEARLY;BYMONTH={month};BYDAY={day}SU"),
+                ] {
+                    let Some(parsed) = YearlyRule::parse(&rule) else {
+                        continue;
+                    };
+                    // Days that exist in every month land in the rule's month (others
+                    // may roll over into the next or previous one).
+                    let valid = (1..=12).contains(&parsed.month)
+                        && match parsed.day {
+                            RuleDay::MonthDay(d) => {
+                                (-28..=-1).contains(&d) || (1..=31).contains(&d)
+                            }
+                            RuleDay::Nth(n, _) => n != 0,
+                        };
+                    for year in [-262_000, 0, 1970, 2024, 9999, 262_000] {
+                        if let Some(onset) = parsed.onset(year, start) {
+                            assert!(!valid || onset.month() == parsed.month, "{rule} in {year}");
+                            assert_eq!(onset.time(), start.time());
+                        }
+                    }
+                }
+            }
+        }
+        for month in [0, 1, 2, 12, 13, u32::MAX] {
+            for n in -7..=7 {
+                for weekday in weekdays {
+                    for year in [-262_143, 2025, 262_142] {
+                        if let Some(date) = nth_weekday_of_month(year, month, n, weekday) {
+                            assert_eq!((date.month(), date.weekday()), (month, weekday));
+                        }
+                    }
+                }
+            }
+            let _ = last_day_of_month(262_142, month);
+        }
+        let mut rng = Rng(0x20E5_0000_0000_0001);
+        let resolver = ZoneResolver::default();
+        for _ in 0..2000 {
+            let sign = *rng.pick(&['+', '-']);
+            let (h, m) = (rng.below(24), rng.below(60));
+            let expected = (h * 3600 + m * 60) as i32 * if sign == '-' { -1 } else { 1 };
+            let text = if rng.one_in(2) {
+                format!("{sign}{h:02}:{m:02}")
+            } else {
+                format!("{sign}{h:02}{m:02}")
+            };
+            assert_eq!(
+                parse_offset(&text).map(|o| o.local_minus_utc()),
+                Some(expected),
+                "{text}"
+            );
+            let junk =
+                testutil::random_text(&mut rng, &["+", "-", ":", "0", "9", "é", " ", "12"], 8);
+            if let Some(offset) = parse_offset(&junk) {
+                assert!(offset.local_minus_utc().abs() < 86_400);
+            }
+            let tzid = testutil::random_text(
+                &mut rng,
+                &[
+                    "(UTC",
+                    "(GMT",
+                    ")",
+                    "+05:30",
+                    "-",
+                    "/",
+                    "America",
+                    "New_York",
+                    "é",
+                    " ",
+                    "Standard Time",
+                ],
+                6,
+            );
+            let _ = resolver.resolve(&tzid);
+        }
     }
 }

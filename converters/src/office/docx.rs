@@ -646,4 +646,15 @@ mod tests {
             eprintln!("note: corpus not present, skipped");
         }
     }
+
+    #[test]
+    fn damaged_copies_do_not_panic() {
+        crate::office::ooxml::tests_support::check_damaged_copies(
+            &sample(),
+            "a.docx",
+            FileType::Docx,
+            convert,
+            0xD0C5_0000_0000_0001,
+        );
+    }
 }

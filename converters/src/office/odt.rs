@@ -519,4 +519,15 @@ mod tests {
             assert!(!conversion.units.is_empty(), "{}", path.display());
         }
     }
+
+    #[test]
+    fn damaged_copies_do_not_panic() {
+        crate::office::ooxml::tests_support::check_damaged_copies(
+            &sample(),
+            "a.odt",
+            FileType::Odt,
+            convert,
+            0x0D70_0000_0000_0001,
+        );
+    }
 }

@@ -856,6 +856,7 @@ pub fn resolve_style<T: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testutil::{self, Rng};
 
     #[test]
     fn parses_entities_and_survives_damage() {
@@ -961,6 +962,152 @@ mod tests {
             .iter()
             .all(|p| approx_tokens(&p.text) <= PAGE_MAX_TOKENS));
     }
+
+    /// A random element tree as XML, and the text it holds.
+    fn random_tree(rng: &mut Rng, depth: usize, xml: &mut String, text: &mut String) {
+        const NAMES: &[&str] = &["w:p", "a", "t", "é", "x:漢", "b-c"];
+        const TEXTS: &[&str] = &["word", " ", "é", "𝄞", "漢字", "\n", "\t", "x y", "…"];
+        let name = *rng.pick(NAMES);
+        let attr = *rng.pick(&["", " k=\"v\"", " w:val='é &amp; 𝄞'", " a=\"1\" b=\"2\""]);
+        xml.push_str(&format!("<{name}{attr}>"));
+        for _ in 0..rng.below(4) {
+            if depth < 6 && rng.one_in(2) {
+                random_tree(rng, depth + 1, xml, text);
+            } else {
+                let t = testutil::random_text(rng, TEXTS, 6);
+                xml.push_str(&t);
+                text.push_str(&t);
+            }
+        }
+        xml.push_str(&format!("</{name}>"));
+    }
+
+    #[test]
+    fn parse_xml_keeps_text_and_any_prefix_reads_a_prefix_of_it() {
+        let mut rng = Rng(0x0C0C_0000_0000_0001);
+        for _ in 0..400 {
+            let (mut xml, mut text) = (String::new(), String::new());
+            random_tree(&mut rng, 0, &mut xml, &mut text);
+            let parsed = parse_xml(&xml, &[]);
+            assert!(parsed.error.is_none(), "{xml:?}: {:?}", parsed.error);
+            assert_eq!(
+                parsed.root.map(|r| r.text()).unwrap_or_default(),
+                text,
+                "{xml:?}"
+            );
+            for _ in 0..8 {
+                let mut cut = rng.below(xml.len() + 1);
+                while !xml.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                let prefix = &xml[..cut];
+                let read = parse_xml(prefix, &[])
+                    .root
+                    .map(|r| r.text())
+                    .unwrap_or_default();
+                assert!(text.starts_with(&read), "{prefix:?} read {read:?}");
+            }
+            let damaged = testutil::mutate_text(
+                &mut rng,
+                &xml,
+                &[
+                    "<",
+                    ">",
+                    "</",
+                    "&",
+                    "&#",
+                    ";",
+                    "\"",
+                    "=",
+                    "é",
+                    "/>",
+                    "<!--",
+                    "<![CDATA[",
+                ],
+            );
+            let parsed = parse_xml(&damaged, &["t"]);
+            if let Some(root) = parsed.root {
+                let _ = root.text();
+                let mut found = Vec::new();
+                root.descendants("p", &mut found);
+            }
+        }
+    }
+
+    #[test]
+    fn resolved_targets_never_leave_the_package() {
+        const PIECES: &[&str] = &[
+            "..", ".", "", "a", "é", "/", "#", "b.xml", "../", "//", "#x/..",
+        ];
+        let mut rng = Rng(0x0C0C_0000_0000_0002);
+        for _ in 0..3000 {
+            let source = resolve_target("", &testutil::random_text(&mut rng, PIECES, 8));
+            let target = testutil::random_text(&mut rng, PIECES, 10);
+            let resolved = resolve_target(&source, &target);
+            assert!(
+                resolved.is_empty()
+                    || resolved
+                        .split('/')
+                        .all(|p| !p.is_empty() && p != "." && p != ".."),
+                "{source:?} + {target:?} → {resolved:?}"
+            );
+            assert!(!resolved.contains('#'), "{resolved:?}");
+            let rels = rels_path(&resolved);
+            assert!(rels.ends_with(".rels") && rels.contains("_rels/"));
+        }
+    }
+
+    #[test]
+    fn page_builder_keeps_every_line_under_random_structure() {
+        let mut rng = Rng(0x0C0C_0000_0000_0003);
+        for _ in 0..500 {
+            let mut builder = PageBuilder::default();
+            let mut lines = Vec::new();
+            // Tables nest as the converters drive them: cells inside rows, rows at the
+            // top level or inside cells; whatever is open at the end is left to `finish`.
+            let mut open: Vec<bool> = Vec::new(); // true: a cell, false: a row
+            for _ in 0..rng.size(60) {
+                match rng.below(7) {
+                    0..=2 => {
+                        let line = testutil::random_text(&mut rng, testutil::TEXT_PIECES, 12);
+                        builder.push_line(&line, rng.one_in(4));
+                        if !line.trim().is_empty() {
+                            lines.push(line.trim().to_string());
+                        }
+                    }
+                    3 => builder.page_break(*rng.pick(&[PageBreak::Soft, PageBreak::Hard])),
+                    4 if open.last() != Some(&false) => {
+                        builder.start_row();
+                        open.push(false);
+                    }
+                    4 => {
+                        builder.start_cell();
+                        open.push(true);
+                    }
+                    _ => match open.pop() {
+                        Some(true) => builder.end_cell(),
+                        Some(false) => builder.end_row(),
+                        None => {}
+                    },
+                }
+            }
+            let pages = builder.finish(usize::MAX);
+            for pair in pages.windows(2) {
+                assert!(pair[0].number < pair[1].number);
+            }
+            assert!(pages
+                .iter()
+                .all(|p| p.number >= 1 && !p.text.trim().is_empty()));
+            let all: String = pages
+                .iter()
+                .map(|p| p.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            for line in &lines {
+                assert!(all.contains(line.as_str()), "{line:?} lost from {all:?}");
+            }
+        }
+    }
 }
 
 /// Fixture helpers shared by the office converters' tests.
@@ -1011,6 +1158,73 @@ pub(crate) mod tests_support {
             {
                 out.push(path);
             }
+        }
+    }
+
+    /// The members of a zip as (name, text).
+    pub fn members(zip: &[u8]) -> Vec<(String, String)> {
+        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip)).expect("zip");
+        (0..archive.len())
+            .map(|i| {
+                let mut file = archive.by_index(i).expect("member");
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut file, &mut text).expect("text member");
+                (file.name().expect("name").to_string(), text)
+            })
+            .collect()
+    }
+
+    /// Converts damaged copies of `sample` (its zip bytes damaged, or one member's XML
+    /// damaged and the zip rebuilt): never a panic, the pages or slides a conversion
+    /// gives are numbered from 1 in increasing order.
+    pub fn check_damaged_copies(
+        sample: &[u8],
+        name: &str,
+        file_type: crate::FileType,
+        convert: fn(&crate::Input) -> Result<crate::Conversion, crate::ConvertError>,
+        seed: u64,
+    ) {
+        use crate::testutil::{self, Rng};
+        let parts = members(sample);
+        let mut rng = Rng(seed);
+        for i in 0..160 {
+            let bytes = if i % 2 == 0 {
+                testutil::mutate(&mut rng, sample)
+            } else {
+                let mut parts = parts.clone();
+                let k = rng.below(parts.len());
+                parts[k].1 = testutil::mutate_text(
+                    &mut rng,
+                    &parts[k].1,
+                    &[
+                        "<", ">", "</", "/>", "&", "&#", ";", "\"", "=", "é", "w:", "<a>", "</a>",
+                    ],
+                );
+                let borrowed: Vec<(&str, &str)> = parts
+                    .iter()
+                    .map(|(n, t)| (n.as_str(), t.as_str()))
+                    .collect();
+                zip_bytes(&borrowed)
+            };
+            let input = crate::Input {
+                name,
+                bytes: &bytes,
+                size: bytes.len() as u64,
+                file_type,
+            };
+            let Ok(conversion) = convert(&input) else {
+                continue;
+            };
+            testutil::check_conversion(&conversion, name);
+            let numbers: Vec<u32> = conversion
+                .units
+                .iter()
+                .filter_map(|u| u.locator.page.or(u.locator.slide))
+                .collect();
+            assert!(
+                numbers.windows(2).all(|w| w[0] < w[1]),
+                "{name}: {numbers:?}"
+            );
         }
     }
 }

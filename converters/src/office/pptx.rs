@@ -670,4 +670,15 @@ mod tests {
             assert!(run(&bytes).is_err());
         }
     }
+
+    #[test]
+    fn damaged_copies_do_not_panic() {
+        crate::office::ooxml::tests_support::check_damaged_copies(
+            &sample(),
+            "deck.pptx",
+            FileType::Pptx,
+            convert,
+            0x9977_0000_0000_0001,
+        );
+    }
 }

@@ -161,4 +161,87 @@ mod tests {
         };
         assert_eq!(label(&range, 3), "A-6");
     }
+
+    fn from_roman(text: &str) -> i64 {
+        let value = |c| match c {
+            'i' => 1,
+            'v' => 5,
+            'x' => 10,
+            'l' => 50,
+            'c' => 100,
+            'd' => 500,
+            'm' => 1000,
+            _ => panic!("not roman: {c}"),
+        };
+        let digits: Vec<i64> = text.chars().map(value).collect();
+        let mut total = 0;
+        for (i, d) in digits.iter().enumerate() {
+            if digits.get(i + 1).is_some_and(|next| next > d) {
+                total -= d;
+            } else {
+                total += d;
+            }
+        }
+        total
+    }
+
+    #[test]
+    fn labels_for_any_range_and_page() {
+        use crate::testutil::{self, Rng};
+        const EDGES: &[i64] = &[
+            0,
+            1,
+            2,
+            25,
+            26,
+            27,
+            2600,
+            2601,
+            4999,
+            5000,
+            i64::MAX - 1,
+            i64::MAX,
+            i64::MIN,
+            -1,
+        ];
+        let mut rng = Rng(0x1AB0_0000_0000_0001);
+        for _ in 0..3000 {
+            let range = Range {
+                start: *rng.pick(EDGES),
+                style: *rng.pick(&[
+                    Some(b'D'),
+                    Some(b'R'),
+                    Some(b'r'),
+                    Some(b'A'),
+                    Some(b'a'),
+                    Some(b'x'),
+                    None,
+                ]),
+                prefix: testutil::random_text(&mut rng, testutil::TEXT_PIECES, 3),
+                first: (*rng.pick(EDGES)).max(1),
+            };
+            let index = *rng.pick(EDGES);
+            let text = label(&range, index);
+            assert!(text.starts_with(&range.prefix));
+            let number = &text[range.prefix.len()..];
+            let value = range
+                .first
+                .saturating_add(index.saturating_sub(range.start));
+            match range.style {
+                Some(b'D') => assert_eq!(number, value.to_string()),
+                Some(b'r') if (1..5000).contains(&value) => assert_eq!(from_roman(number), value),
+                Some(b'a') if (1..=2600).contains(&value) => {
+                    assert_eq!(number.len() as i64, (value - 1) / 26 + 1);
+                    assert!(number.bytes().all(|b| b == number.as_bytes()[0]));
+                }
+                Some(b'r' | b'a' | b'R' | b'A') => {
+                    assert!(!number.is_empty());
+                }
+                _ => assert!(number.is_empty()),
+            }
+        }
+        for value in 1..5000 {
+            assert_eq!(from_roman(&roman(value)), value);
+        }
+    }
 }

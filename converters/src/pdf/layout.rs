@@ -330,4 +330,54 @@ mod tests {
         ];
         assert_eq!(layout(&runs), "Bold");
     }
+
+    #[test]
+    fn layout_keeps_every_run_on_random_pages() {
+        use crate::testutil::{self, Rng};
+        let pieces: Vec<&str> = testutil::TEXT_PIECES
+            .iter()
+            .copied()
+            .filter(|p| !p.contains(['\n', '\r']))
+            .collect();
+        let coordinate = |rng: &mut Rng| match rng.below(12) {
+            0 => *rng.pick(testutil::EDGE_F64),
+            _ => rng.below(800) as f64 + rng.below(100) as f64 / 100.0,
+        };
+        let mut rng = Rng(0x1A70_0000_0000_0001);
+        for _ in 0..300 {
+            let runs: Vec<Run> = (0..rng.size(120))
+                .map(|_| {
+                    let (x, y) = (coordinate(&mut rng), coordinate(&mut rng));
+                    let width = rng.below(60) as f64;
+                    let angle = match rng.below(4) {
+                        0 => rng.below(360) as f64,
+                        _ => 90.0 * rng.below(4) as f64,
+                    }
+                    .to_radians();
+                    let dir = (angle.cos(), angle.sin());
+                    let text = testutil::random_text(&mut rng, &pieces, 5);
+                    Run {
+                        text: if text.is_empty() {
+                            "w".to_string()
+                        } else {
+                            text
+                        },
+                        start: (x, y),
+                        end: (x + width * dir.0, y + width * dir.1),
+                        dir,
+                        size: *rng.pick(&[1.0, 9.0, 10.0, 12.0, 24.0, 0.001, f64::MAX]),
+                    }
+                })
+                .collect();
+            let text = layout(&runs);
+            assert!(text.lines().count() <= runs.len(), "{text:?}");
+            for run in &runs {
+                assert!(
+                    text.contains(&run.text),
+                    "{:?} lost from {text:?}",
+                    run.text
+                );
+            }
+        }
+    }
 }

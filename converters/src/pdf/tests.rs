@@ -511,3 +511,77 @@ fn fuzz_corpus() {
         }
     }
 }
+
+/// Text without whitespace and hyphens: what joining hyphenated words must preserve.
+fn letters_only(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace() && *c != '-' && *c != '\u{2010}')
+        .collect()
+}
+
+#[test]
+fn joining_hyphenated_words_only_removes_hyphens_and_breaks() {
+    use crate::testutil::{self, Rng};
+    const PIECES: &[&str] = &[
+        "com", "pu", "-", "\u{2010}", "\n", " ", "é", "Tation", "x", "-\n", "a-\nb", "ß-\nü",
+        "-\n-", "\n\n", "漢", "A", "\r\n",
+    ];
+    let mut rng = Rng(0x4A01_0000_0000_0001);
+    for _ in 0..3000 {
+        let text = testutil::random_text(&mut rng, PIECES, 40);
+        let joined = join_hyphenated(&text);
+        assert_eq!(
+            letters_only(&joined),
+            letters_only(&text),
+            "{text:?} → {joined:?}"
+        );
+        assert!(joined.lines().all(|l| !l.is_empty()), "{joined:?}");
+        let hyphens = |t: &str| t.chars().filter(|c| *c == '-' || *c == '\u{2010}').count();
+        assert!(hyphens(&joined) <= hyphens(&text));
+        if !text.lines().any(|l| l.ends_with(['-', '\u{2010}'])) {
+            let kept: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+            assert_eq!(joined, kept.join("\n"), "{text:?}");
+        }
+        let cleaned = clean_text(&text);
+        assert!(cleaned
+            .lines()
+            .all(|l| !l.is_empty() && l == l.trim() && !l.contains("  ")));
+        assert!(!cleaned
+            .chars()
+            .any(|c| (c.is_control() && c != '\n') || c == '\u{AD}'));
+    }
+}
+
+#[test]
+fn pdf_dates_from_any_text() {
+    use crate::testutil::{self, Rng};
+    let mut pieces: Vec<&str> = testutil::EDGE_NUMBERS.to_vec();
+    pieces.extend(["D:", "+", "-", "'", "Z", "2025", "10", "04", "é", " ", "99"]);
+    let mut rng = Rng(0xDA7E_0000_0000_0002);
+    for _ in 0..3000 {
+        let raw = testutil::random_text(&mut rng, &pieces, 10);
+        if let Some(date) = parse_pdf_date(&raw) {
+            let digits: String = raw
+                .trim()
+                .trim_start_matches("D:")
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .take(4)
+                .collect();
+            assert_eq!(date.format("%Y").to_string(), digits, "{raw:?}");
+        }
+        let (y, mo, d) = (1000 + rng.below(9000), 1 + rng.below(12), 1 + rng.below(28));
+        let (h, mi, s) = (rng.below(24), rng.below(60), rng.below(60));
+        let (oh, om) = (rng.below(14), rng.below(60));
+        let sign = *rng.pick(&['+', '-']);
+        let written = format!("D:{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}{sign}{oh:02}'{om:02}'");
+        let expected = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}{sign}{oh:02}:{om:02}");
+        let parsed = parse_pdf_date(&written).map(|t| t.to_rfc3339());
+        let expected = if (oh, om) == (0, 0) {
+            expected.replace("-00:00", "+00:00")
+        } else {
+            expected
+        };
+        assert_eq!(parsed.as_deref(), Some(expected.as_str()), "{written}");
+    }
+}
