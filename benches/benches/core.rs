@@ -22,9 +22,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use converters::{Input, Locator, Unit, UnitKind};
-use indexer::manifest::{FileRecord, FileStatus, Manifest};
-use indexer::pipeline::{file_id_for, open_or_create, unit_document};
-use indexer::{IndexLayout, IndexOptions, NoProgress};
+use index::{file_id_for, FileRecord, FileStatus, IndexLayout, IndexWriter};
+use indexer::{IndexOptions, NoProgress};
 use searchd::{Engine, SearchParams};
 
 /// Deterministic xorshift generator.
@@ -230,15 +229,12 @@ fn walk_files(root: &Path) -> Vec<(String, Vec<u8>)> {
 fn build_unit_corpus(index_root: &Path, profile: &Path, units: usize, vocab: &[String]) {
     let mut rng = Rng(0xfeed);
     let layout = IndexLayout::new(index_root);
-    let (index, fields) = open_or_create(&layout, profile).unwrap();
-    let mut writer: tantivy::IndexWriter = index.writer_with_num_threads(2, 200_000_000).unwrap();
-    let mut manifest = Manifest::open(&layout.manifest_path()).unwrap();
+    let mut writer = IndexWriter::open(&layout, profile, 2, 200_000_000).unwrap();
     let units_per_file = 100;
     let mtime = chrono::DateTime::parse_from_rfc3339("2025-10-01T12:00:00+00:00").unwrap();
-    let mut records = Vec::new();
     for file in 0..units.div_ceil(units_per_file) {
         let path = format!("Folder{}/doc-{file}.pdf", file % 37);
-        let mut record = FileRecord {
+        let record = FileRecord {
             path: path.clone(),
             file_id: file_id_for(&path),
             parent_path: None,
@@ -260,22 +256,18 @@ fn build_unit_corpus(index_root: &Path, profile: &Path, units: usize, vocab: &[S
             extra: BTreeMap::new(),
             embedded: None,
         };
-        for page in 0..units_per_file {
-            let unit = Unit::new(
-                UnitKind::Page,
-                Locator::page(page as u32 + 1),
-                sentence(&mut rng, vocab, 60),
-            );
-            writer
-                .add_document(unit_document(&fields, &record, &unit, page as u64, mtime))
-                .unwrap();
-        }
-        record.unit_count = units_per_file as u32;
-        records.push(record);
+        let pages: Vec<Unit> = (0..units_per_file)
+            .map(|page| {
+                Unit::new(
+                    UnitKind::Page,
+                    Locator::page(page as u32 + 1),
+                    sentence(&mut rng, vocab, 60),
+                )
+            })
+            .collect();
+        writer.add_file(record, &pages, mtime).unwrap();
     }
-    writer.commit().unwrap();
-    writer.wait_merging_threads().unwrap();
-    manifest.apply(&records, &[]).unwrap();
+    let (_, _, manifest) = writer.finish().unwrap();
     manifest.set_info("last_commit", "bench").unwrap();
 }
 

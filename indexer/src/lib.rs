@@ -4,21 +4,19 @@
 
 pub mod clip;
 pub mod embed;
-pub mod error;
 pub mod gold;
-pub mod manifest;
 pub mod media;
 pub mod ocr;
 pub mod onnx;
 pub mod pipeline;
-pub mod schema;
-pub mod store;
 pub mod tags;
 pub mod walk;
 
-pub use error::IndexError;
-pub use manifest::{FileRecord, FileStatus, Manifest};
+// The index format lives in the `index` crate; these paths stay for the indexer's own
+// modules.
+pub use index::{error, manifest, schema, store};
+pub use index::{FileRecord, FileStatus, IndexError, Manifest};
+pub use index::{IndexHandle, IndexLayout, StoredUnit};
 pub use pipeline::{
     run, EmbeddingSummary, Failure, IndexOptions, NoProgress, Progress, RunSummary,
 };
-pub use store::{IndexHandle, IndexLayout, StoredUnit};

@@ -9,22 +9,24 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, Datelike, FixedOffset, Local, TimeZone, Timelike, Utc};
+use chrono::{DateTime, FixedOffset, Local, TimeZone, Utc};
 use converters::{ChildFile, Conversion, ConvertError, FileType, Input, Unit};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use tantivy::schema::Facet;
-use tantivy::{doc, Index, IndexWriter, TantivyDocument, Term};
+use tantivy::Index;
+
+use index::writer::IndexWriter;
+pub use index::writer::{file_id_for, open_or_create, unit_document};
 
 use crate::error::IndexError;
 use crate::manifest::{FileRecord, FileStatus, Manifest};
 use crate::media::{AsrModel, MediaStage, MediaSummary, MEDIA_KEY};
-use crate::schema::{build_schema, register_analyzers, split_path_words, Fields, SCHEMA_VERSION};
-use crate::store::{IndexInfo, IndexLayout, FORMAT_NAME};
+use crate::schema::Fields;
+use crate::store::IndexLayout;
 use crate::walk::{walk, WalkedFile};
 
 /// Options of an indexing run.
@@ -209,16 +211,12 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
         });
     }
     let layout = IndexLayout::new(&options.index_dir);
-    let (index, fields) = open_or_create(&layout, &profile)?;
-    let mut writer: IndexWriter<TantivyDocument> = index
-        .writer_with_num_threads(options.threads.clamp(1, 4), options.writer_memory)
-        .map_err(|e| match e {
-            tantivy::TantivyError::LockFailure(..) => IndexError::Locked {
-                path: layout.root.clone(),
-            },
-            other => IndexError::Tantivy(other),
-        })?;
-    let mut manifest = Manifest::open(&layout.manifest_path())?;
+    let mut writer = IndexWriter::open(
+        &layout,
+        &profile,
+        options.threads.clamp(1, 4),
+        options.writer_memory,
+    )?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.max(1))
         .build()
@@ -227,7 +225,8 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     // 1. Walk and diff.
     let index_dir = options.index_dir.canonicalize().ok();
     let walked = walk(&profile, index_dir.as_deref());
-    let known: HashMap<String, FileRecord> = manifest
+    let known: HashMap<String, FileRecord> = writer
+        .manifest()
         .all()?
         .into_iter()
         .map(|r| (r.path.clone(), r))
@@ -287,33 +286,30 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
 
     // 2. Removals first (cheap), together with walk issues.
     if !removed.is_empty() || !issue_records.is_empty() {
-        let mut deletions = Vec::new();
         for record in &removed {
             for path in subtree(&known, &record.path) {
                 if let Some(r) = known.get(&path) {
-                    writer.delete_term(Term::from_field_text(fields.file_id, &r.file_id));
+                    writer.delete_units(&r.file_id);
                 }
-                deletions.push(path);
+                writer.forget(path);
             }
         }
-        for record in &issue_records {
+        for record in issue_records {
             for path in subtree(&known, &record.path) {
                 if let Some(r) = known.get(&path) {
-                    writer.delete_term(Term::from_field_text(fields.file_id, &r.file_id));
+                    writer.delete_units(&r.file_id);
                 }
                 if path != record.path {
-                    deletions.push(path);
+                    writer.forget(path);
                 }
             }
+            writer.put_record(record);
         }
         writer.commit()?;
-        manifest.apply(&issue_records, &deletions)?;
         summary.removed = removed.len() as u64;
     }
 
     // 3. Convert in batches; commit at intervals.
-    let mut pending: Vec<FileRecord> = Vec::new();
-    let mut pending_deletions: Vec<String> = Vec::new();
     let mut last_commit = Instant::now();
     let mut done = 0usize;
     for batch in to_convert.chunks(options.batch_files.max(1)) {
@@ -353,40 +349,29 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                 && converted.record.unit_count > 0
             {
                 summary.touched += 1;
-                pending.push(converted.record);
+                writer.put_record(converted.record);
                 continue;
             }
             // Old documents of this file and of its old attachments go.
             for old in subtree(&known, &path) {
                 if let Some(r) = known.get(&old) {
-                    writer.delete_term(Term::from_field_text(fields.file_id, &r.file_id));
+                    writer.delete_units(&r.file_id);
                 }
                 if old != path {
-                    pending_deletions.push(old);
+                    writer.forget(old);
                 }
             }
-            write_converted(&writer, &fields, converted, &mut pending, &mut summary)?;
+            write_converted(&mut writer, converted, &mut summary)?;
         }
         if last_commit.elapsed() >= options.commit_interval {
-            commit(
-                &mut writer,
-                &mut manifest,
-                &mut pending,
-                &mut pending_deletions,
-            )?;
+            writer.commit()?;
             last_commit = Instant::now();
             progress.committed(done);
         }
     }
-    commit(
-        &mut writer,
-        &mut manifest,
-        &mut pending,
-        &mut pending_deletions,
-    )?;
+    writer.commit()?;
     progress.committed(done);
-    writer.wait_merging_threads()?;
-    manifest.set_info("last_commit", &Utc::now().to_rfc3339())?;
+    let (index, fields, mut manifest) = writer.finish()?;
 
     // 4. Dense vectors catch up behind the lexical index (resumable per file).
     let models_dir = options.embed.then_some(&options.models_dir);
@@ -483,89 +468,12 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     Ok(summary)
 }
 
-fn commit(
-    writer: &mut IndexWriter<TantivyDocument>,
-    manifest: &mut Manifest,
-    pending: &mut Vec<FileRecord>,
-    pending_deletions: &mut Vec<String>,
-) -> Result<(), IndexError> {
-    if pending.is_empty() && pending_deletions.is_empty() {
-        return Ok(());
-    }
-    writer.commit()?;
-    manifest.apply(pending, pending_deletions)?;
-    pending.clear();
-    pending_deletions.clear();
-    Ok(())
-}
-
 /// A path and all the attachments below it, as known to the manifest.
 fn subtree(known: &HashMap<String, FileRecord>, path: &str) -> Vec<String> {
     let mut out = vec![path.to_string()];
     let prefix = format!("{path}#");
     out.extend(known.keys().filter(|k| k.starts_with(&prefix)).cloned());
     out
-}
-
-/// Opens the index folder for writing, creating it (or rebuilding it after a schema
-/// change) as needed. Refuses a folder that indexes another profile.
-pub fn open_or_create(layout: &IndexLayout, profile: &Path) -> Result<(Index, Fields), IndexError> {
-    std::fs::create_dir_all(&layout.root).map_err(|e| IndexError::io(&layout.root, e))?;
-    let profile_root = profile.to_string_lossy().to_string();
-    let info_path = layout.info_path();
-    let rebuild = if info_path.exists() {
-        let info = layout.read_info()?;
-        if info.profile_root != profile_root {
-            return Err(IndexError::ProfileMismatch {
-                path: layout.root.clone(),
-                indexed_root: info.profile_root,
-                requested_root: profile_root,
-            });
-        }
-        info.schema_version != SCHEMA_VERSION
-    } else {
-        let non_empty = std::fs::read_dir(&layout.root)
-            .map(|mut d| d.next().is_some())
-            .unwrap_or(false);
-        if non_empty {
-            return Err(IndexError::NotAnIndex {
-                path: layout.root.clone(),
-                detail: "folder is not empty and has no dentate.json; refusing to write into it"
-                    .to_string(),
-            });
-        }
-        true
-    };
-    if rebuild {
-        for stale in [layout.lexical_dir(), layout.manifest_path()] {
-            if stale.is_dir() {
-                std::fs::remove_dir_all(&stale).map_err(|e| IndexError::io(&stale, e))?;
-            } else if stale.exists() {
-                std::fs::remove_file(&stale).map_err(|e| IndexError::io(&stale, e))?;
-            }
-        }
-        let info = IndexInfo {
-            format: FORMAT_NAME.to_string(),
-            schema_version: SCHEMA_VERSION,
-            profile_root,
-            created: Utc::now().to_rfc3339(),
-        };
-        let text = serde_json::to_string_pretty(&info).unwrap_or_default();
-        std::fs::write(&info_path, text).map_err(|e| IndexError::io(&info_path, e))?;
-    }
-    let lexical = layout.lexical_dir();
-    std::fs::create_dir_all(&lexical).map_err(|e| IndexError::io(&lexical, e))?;
-    let directory = tantivy::directory::MmapDirectory::open(&lexical)
-        .map_err(|e| IndexError::io(&lexical, std::io::Error::other(e.to_string())))?;
-    let index = Index::open_or_create(directory, build_schema())?;
-    register_analyzers(&index);
-    let fields = Fields::from_schema(&index.schema())?;
-    Ok((index, fields))
-}
-
-/// Stable id of a file: the first 16 hex digits of BLAKE3 over its relative path.
-pub fn file_id_for(path: &str) -> String {
-    blake3::hash(path.as_bytes()).to_hex()[..16].to_string()
 }
 
 fn issue_record(issue: &crate::walk::WalkIssue) -> FileRecord {
@@ -1037,10 +945,8 @@ fn convert_with_timeout(
 }
 
 fn write_converted(
-    writer: &IndexWriter<TantivyDocument>,
-    fields: &Fields,
+    writer: &mut IndexWriter,
     converted: Converted,
-    pending: &mut Vec<FileRecord>,
     summary: &mut RunSummary,
 ) -> Result<(), IndexError> {
     let Converted {
@@ -1050,85 +956,11 @@ fn write_converted(
         children,
     } = converted;
     summary.converted += 1;
-    for (ordinal, unit) in units.iter().enumerate() {
-        writer.add_document(unit_document(fields, &record, unit, ordinal as u64, mtime))?;
-    }
-    pending.push(record);
+    writer.add_file(record, &units, mtime)?;
     for child in children {
-        write_converted(writer, fields, child, pending, summary)?;
+        write_converted(writer, child, summary)?;
     }
     Ok(())
-}
-
-/// Builds the tantivy document of one unit.
-pub fn unit_document(
-    fields: &Fields,
-    record: &FileRecord,
-    unit: &Unit,
-    ordinal: u64,
-    file_mtime: DateTime<FixedOffset>,
-) -> TantivyDocument {
-    let content_time = unit.content_time.unwrap_or(file_mtime);
-    // Attachments: name and folders come from the containing file's path too.
-    let (folder_path, name) = match record.path.rsplit_once('/') {
-        Some((folder, name)) => (folder.split('#').next().unwrap_or(folder), name),
-        None => ("", record.path.as_str()),
-    };
-    let folder_parts: Vec<&str> = folder_path.split('/').filter(|p| !p.is_empty()).collect();
-    let facet = Facet::from_path(folder_parts.iter().copied());
-    let folder_words = folder_parts
-        .iter()
-        .map(|p| split_path_words(p))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut title = unit.title.clone().unwrap_or_default();
-    if let Some(file_title) = &record.title {
-        if !title.contains(file_title.as_str()) {
-            title = format!("{title}\n{file_title}").trim().to_string();
-        }
-    }
-    let meta_text = unit
-        .fields
-        .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "rrule" | "start" | "end" | "taken"))
-        .map(|(_, v)| v.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut document = doc!(
-        fields.unit_id => format!("{}:{ordinal}", record.file_id),
-        fields.file_id => record.file_id.clone(),
-        fields.path => record.path.clone(),
-        fields.folder => facet,
-        fields.name => split_path_words(name),
-        fields.folders => folder_words,
-        fields.text => unit.text.clone(),
-        fields.title => title,
-        fields.meta => meta_text,
-        fields.kind => unit.kind().as_str(),
-        fields.modality => record.modality.clone(),
-        fields.ext => record.ext.clone(),
-        fields.file_type => record.file_type.clone(),
-        fields.content_time => content_time.timestamp(),
-        fields.modified => file_mtime.timestamp(),
-        fields.hour => u64::from(content_time.hour()),
-        fields.ordinal => ordinal,
-        fields.locator => serde_json::to_string(&unit.locator).unwrap_or_default(),
-        fields.fields_json => serde_json::to_string(&unit.fields).unwrap_or_default(),
-        fields.content_time_text => content_time.to_rfc3339(),
-    );
-    let mut weekdays: HashSet<u64> = HashSet::new();
-    weekdays.insert(u64::from(content_time.weekday().num_days_from_monday()));
-    if let Some(listed) = unit.fields.get("weekdays") {
-        weekdays.extend(
-            converters::unit::parse_weekday_list(listed)
-                .into_iter()
-                .map(u64::from),
-        );
-    }
-    for day in weekdays {
-        document.add_u64(fields.weekday, day);
-    }
-    document
 }
 
 /// Texts embedded per model call (across files).

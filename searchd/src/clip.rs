@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use index::vector::from_bytes;
+use index::Manifest;
 use indexer::clip::Clip;
-use indexer::embed::from_bytes;
-use indexer::Manifest;
 
 use crate::dense::{dot, Reloading, VectorFilter};
 use crate::error::SearchError;

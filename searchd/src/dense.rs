@@ -9,8 +9,9 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use indexer::embed::{from_bytes, TextEncoder, TEXT_DIM};
-use indexer::Manifest;
+use index::vector::{from_bytes, TEXT_DIM};
+use index::Manifest;
+use indexer::embed::TextEncoder;
 
 use crate::error::SearchError;
 
@@ -265,7 +266,7 @@ mod tests {
             store.text_hashes.push(format!("h{i}"));
             let mut v = unit(TEXT_DIM, *hot);
             v[0] += 0.5 * i as f32;
-            indexer::embed::normalize(&mut v);
+            index::vector::normalize(&mut v);
             store.matrix.extend_from_slice(&v);
         }
         let query = unit(TEXT_DIM, 0);

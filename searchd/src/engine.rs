@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use globset::GlobBuilder;
-use indexer::manifest::ManifestTotals;
-use indexer::{FileRecord, FileStatus, IndexHandle, Manifest, StoredUnit};
+use index::manifest::ManifestTotals;
+use index::{FileRecord, FileStatus, IndexHandle, Manifest, StoredUnit};
 use serde::Serialize;
 use tantivy::collector::{Count, DocSetCollector, TopDocs};
 use tantivy::query::{EnableScoring, Query, Scorer, TermQuery};
@@ -185,7 +185,7 @@ impl Engine {
 
     fn with_manifest<T>(
         &self,
-        f: impl FnOnce(&Manifest) -> Result<T, indexer::IndexError>,
+        f: impl FnOnce(&Manifest) -> Result<T, index::IndexError>,
     ) -> Result<T, SearchError> {
         let guard = self
             .manifest
@@ -530,7 +530,7 @@ impl Engine {
             };
             let doc: TantivyDocument = searcher.doc(address)?;
             let unit = StoredUnit::from_doc(fields, &doc);
-            if indexer::embed::text_hash(&indexer::embed::embedding_text(&unit.title, &unit.text))
+            if index::vector::text_hash(&index::vector::embedding_text(&unit.title, &unit.text))
                 != hit.text_hash
             {
                 continue; // the unit changed; its new vector is not written yet

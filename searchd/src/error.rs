@@ -17,7 +17,7 @@ pub enum SearchError {
     Unavailable(String),
     /// The index could not be read (HTTP 500, gRPC INTERNAL).
     #[error("index error: {0}")]
-    Index(#[from] indexer::IndexError),
+    Index(#[from] index::IndexError),
     #[error("search error: {0}")]
     Tantivy(#[from] tantivy::TantivyError),
 }

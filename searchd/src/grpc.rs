@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use dentate_proto::v1 as pb;
 use dentate_proto::v1::dentate_server::Dentate;
-use indexer::{FileRecord, StoredUnit};
+use index::{FileRecord, StoredUnit};
 use tonic::{Request, Response, Status};
 
 use crate::engine::{Engine, FileHit, UnitHit};

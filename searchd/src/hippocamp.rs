@@ -34,7 +34,7 @@ use serde_json::{json, Map, Value};
 
 use crate::engine::Engine;
 use crate::error::SearchError;
-use indexer::{FileRecord, FileStatus, StoredUnit};
+use index::{FileRecord, FileStatus, StoredUnit};
 
 /// Previews (`?preview=1`) are cut at this many characters unless `max_chars` says.
 const PREVIEW_MAX_CHARS: usize = 50_000;
@@ -786,7 +786,7 @@ pub fn unit_metadata(unit: &StoredUnit) -> [(&'static str, Value); 3] {
     [
         ("file_info", {
             let file_id = match attachment {
-                Some(_) => indexer::pipeline::file_id_for(file_path),
+                Some(_) => index::file_id_for(file_path),
                 None => unit.file_id.clone(),
             };
             let mut info = json!({

@@ -5,7 +5,7 @@
 
 use std::ops::Bound;
 
-use indexer::schema::{en_analyzer, path_analyzer, Fields};
+use index::schema::{en_analyzer, path_analyzer, Fields};
 use serde::{Deserialize, Serialize};
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery,

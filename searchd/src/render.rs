@@ -57,7 +57,7 @@ pub fn render(
 }
 
 /// Pages of a PDF (from its converter, else its page units); 1 for anything else.
-pub fn page_count(record: &indexer::FileRecord) -> u32 {
+pub fn page_count(record: &index::FileRecord) -> u32 {
     if record.file_type != "pdf" {
         return 1;
     }

@@ -4,7 +4,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use indexer::Manifest;
+use index::Manifest;
 
 use crate::harness::{binary, index, result_paths, Daemon};
 
@@ -87,7 +87,7 @@ fn vectors(index_dir: &std::path::Path) -> Vec<(String, String, Vec<f32>)> {
         .all_vectors()
         .unwrap()
         .into_iter()
-        .map(|(unit, _, hash, bytes)| (unit, hash, indexer::embed::from_bytes(&bytes).unwrap()))
+        .map(|(unit, _, hash, bytes)| (unit, hash, index::vector::from_bytes(&bytes).unwrap()))
         .collect()
 }
 

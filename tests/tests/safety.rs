@@ -293,7 +293,7 @@ fn an_index_holding_files_behind_a_new_link_is_served_safely_and_cleaned() {
             .unwrap_err();
         assert_eq!(error.code(), Code::NotFound, "{path}: {error:?}");
     }
-    let manifest = indexer::Manifest::open(&index_dir.path().join("manifest.sqlite")).unwrap();
+    let manifest = index::Manifest::open(&index_dir.path().join("manifest.sqlite")).unwrap();
     let paths: Vec<String> = manifest
         .all()
         .unwrap()

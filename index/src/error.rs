@@ -1,4 +1,4 @@
-//! Errors of the indexer library.
+//! Errors of the index format (and of the indexer that writes it).
 
 use std::path::PathBuf;
 
@@ -49,7 +49,7 @@ impl IndexError {
         IndexError::Manifest(source)
     }
 
-    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> IndexError {
+    pub fn io(path: &std::path::Path, source: std::io::Error) -> IndexError {
         IndexError::Io {
             path: path.to_path_buf(),
             source,

@@ -1,0 +1,16 @@
+//! The Dentate index format, shared by the indexer (which writes it) and the search
+//! daemon (which reads it): the tantivy schema and analyzers ([`schema`]), the SQLite
+//! manifest of files and vectors ([`manifest`]), the index folder and its read side
+//! ([`store`]), the vector codec ([`vector`]) and the write side ([`writer`]).
+
+pub mod error;
+pub mod manifest;
+pub mod schema;
+pub mod store;
+pub mod vector;
+pub mod writer;
+
+pub use error::IndexError;
+pub use manifest::{FileRecord, FileStatus, Manifest};
+pub use store::{IndexHandle, IndexLayout, StoredUnit};
+pub use writer::{file_id_for, IndexWriter};

@@ -1,0 +1,359 @@
+//! The write side of the index folder: creating (or rebuilding) it, turning units into
+//! tantivy documents, and committing files so that a crash leaves every file either
+//! with its old or with its new complete state.
+//!
+//! A commit is always ordered: the lexical index first, then the manifest rows of the
+//! files written since the last commit. A file is only recorded (with its hash) once its
+//! units are durable, so the next run redoes whatever a crash interrupted.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use chrono::{DateTime, Datelike, FixedOffset, Timelike, Utc};
+use converters::Unit;
+use tantivy::schema::Facet;
+use tantivy::{doc, Index, TantivyDocument, Term};
+
+use crate::error::IndexError;
+use crate::manifest::{FileRecord, Manifest};
+use crate::schema::{build_schema, register_analyzers, split_path_words, Fields, SCHEMA_VERSION};
+use crate::store::{IndexInfo, IndexLayout, FORMAT_NAME};
+
+/// Stable id of a file: the first 16 hex digits of BLAKE3 over its relative path.
+pub fn file_id_for(path: &str) -> String {
+    blake3::hash(path.as_bytes()).to_hex()[..16].to_string()
+}
+
+/// Opens the index folder for writing, creating it (or rebuilding it after a schema
+/// change) as needed. Refuses a folder that indexes another profile.
+pub fn open_or_create(layout: &IndexLayout, profile: &Path) -> Result<(Index, Fields), IndexError> {
+    std::fs::create_dir_all(&layout.root).map_err(|e| IndexError::io(&layout.root, e))?;
+    let profile_root = profile.to_string_lossy().to_string();
+    let info_path = layout.info_path();
+    let rebuild = if info_path.exists() {
+        let info = layout.read_info()?;
+        if info.profile_root != profile_root {
+            return Err(IndexError::ProfileMismatch {
+                path: layout.root.clone(),
+                indexed_root: info.profile_root,
+                requested_root: profile_root,
+            });
+        }
+        info.schema_version != SCHEMA_VERSION
+    } else {
+        let non_empty = std::fs::read_dir(&layout.root)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(false);
+        if non_empty {
+            return Err(IndexError::NotAnIndex {
+                path: layout.root.clone(),
+                detail: "folder is not empty and has no dentate.json; refusing to write into it"
+                    .to_string(),
+            });
+        }
+        true
+    };
+    if rebuild {
+        for stale in [layout.lexical_dir(), layout.manifest_path()] {
+            if stale.is_dir() {
+                std::fs::remove_dir_all(&stale).map_err(|e| IndexError::io(&stale, e))?;
+            } else if stale.exists() {
+                std::fs::remove_file(&stale).map_err(|e| IndexError::io(&stale, e))?;
+            }
+        }
+        let info = IndexInfo {
+            format: FORMAT_NAME.to_string(),
+            schema_version: SCHEMA_VERSION,
+            profile_root,
+            created: Utc::now().to_rfc3339(),
+        };
+        let text = serde_json::to_string_pretty(&info).unwrap_or_default();
+        std::fs::write(&info_path, text).map_err(|e| IndexError::io(&info_path, e))?;
+    }
+    let lexical = layout.lexical_dir();
+    std::fs::create_dir_all(&lexical).map_err(|e| IndexError::io(&lexical, e))?;
+    let directory = tantivy::directory::MmapDirectory::open(&lexical)
+        .map_err(|e| IndexError::io(&lexical, std::io::Error::other(e.to_string())))?;
+    let index = Index::open_or_create(directory, build_schema())?;
+    register_analyzers(&index);
+    let fields = Fields::from_schema(&index.schema())?;
+    Ok((index, fields))
+}
+
+/// Builds the tantivy document of one unit.
+pub fn unit_document(
+    fields: &Fields,
+    record: &FileRecord,
+    unit: &Unit,
+    ordinal: u64,
+    file_mtime: DateTime<FixedOffset>,
+) -> TantivyDocument {
+    let content_time = unit.content_time.unwrap_or(file_mtime);
+    // Attachments: name and folders come from the containing file's path too.
+    let (folder_path, name) = match record.path.rsplit_once('/') {
+        Some((folder, name)) => (folder.split('#').next().unwrap_or(folder), name),
+        None => ("", record.path.as_str()),
+    };
+    let folder_parts: Vec<&str> = folder_path.split('/').filter(|p| !p.is_empty()).collect();
+    let facet = Facet::from_path(folder_parts.iter().copied());
+    let folder_words = folder_parts
+        .iter()
+        .map(|p| split_path_words(p))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut title = unit.title.clone().unwrap_or_default();
+    if let Some(file_title) = &record.title {
+        if !title.contains(file_title.as_str()) {
+            title = format!("{title}\n{file_title}").trim().to_string();
+        }
+    }
+    let meta_text = unit
+        .fields
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "rrule" | "start" | "end" | "taken"))
+        .map(|(_, v)| v.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut document = doc!(
+        fields.unit_id => format!("{}:{ordinal}", record.file_id),
+        fields.file_id => record.file_id.clone(),
+        fields.path => record.path.clone(),
+        fields.folder => facet,
+        fields.name => split_path_words(name),
+        fields.folders => folder_words,
+        fields.text => unit.text.clone(),
+        fields.title => title,
+        fields.meta => meta_text,
+        fields.kind => unit.kind().as_str(),
+        fields.modality => record.modality.clone(),
+        fields.ext => record.ext.clone(),
+        fields.file_type => record.file_type.clone(),
+        fields.content_time => content_time.timestamp(),
+        fields.modified => file_mtime.timestamp(),
+        fields.hour => u64::from(content_time.hour()),
+        fields.ordinal => ordinal,
+        fields.locator => serde_json::to_string(&unit.locator).unwrap_or_default(),
+        fields.fields_json => serde_json::to_string(&unit.fields).unwrap_or_default(),
+        fields.content_time_text => content_time.to_rfc3339(),
+    );
+    let mut weekdays: HashSet<u64> = HashSet::new();
+    weekdays.insert(u64::from(content_time.weekday().num_days_from_monday()));
+    if let Some(listed) = unit.fields.get("weekdays") {
+        weekdays.extend(
+            converters::unit::parse_weekday_list(listed)
+                .into_iter()
+                .map(u64::from),
+        );
+    }
+    for day in weekdays {
+        document.add_u64(fields.weekday, day);
+    }
+    document
+}
+
+/// Writes files into the index folder. Units are added or deleted at once; manifest rows
+/// are queued and written by [`IndexWriter::commit`] after the lexical commit.
+pub struct IndexWriter {
+    index: Index,
+    fields: Fields,
+    writer: tantivy::IndexWriter<TantivyDocument>,
+    manifest: Manifest,
+    /// Records to write at the next commit.
+    pending: Vec<FileRecord>,
+    /// Manifest rows to delete at the next commit.
+    forgotten: Vec<String>,
+}
+
+impl IndexWriter {
+    /// Opens (or creates) the index of `profile` in `layout` for writing, with a tantivy
+    /// writer of `threads` threads and `memory` bytes. Fails with
+    /// [`IndexError::Locked`] while another writer holds the folder.
+    pub fn open(
+        layout: &IndexLayout,
+        profile: &Path,
+        threads: usize,
+        memory: usize,
+    ) -> Result<IndexWriter, IndexError> {
+        let (index, fields) = open_or_create(layout, profile)?;
+        let writer = index
+            .writer_with_num_threads(threads.max(1), memory)
+            .map_err(|e| match e {
+                tantivy::TantivyError::LockFailure(..) => IndexError::Locked {
+                    path: layout.root.clone(),
+                },
+                other => IndexError::Tantivy(other),
+            })?;
+        let manifest = Manifest::open(&layout.manifest_path())?;
+        Ok(IndexWriter {
+            index,
+            fields,
+            writer,
+            manifest,
+            pending: Vec::new(),
+            forgotten: Vec::new(),
+        })
+    }
+
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    pub fn manifest_mut(&mut self) -> &mut Manifest {
+        &mut self.manifest
+    }
+
+    /// Adds a file's units (its old ones must have been deleted) and queues its record.
+    pub fn add_file(
+        &mut self,
+        record: FileRecord,
+        units: &[Unit],
+        file_mtime: DateTime<FixedOffset>,
+    ) -> Result<(), IndexError> {
+        for (ordinal, unit) in units.iter().enumerate() {
+            self.writer.add_document(unit_document(
+                &self.fields,
+                &record,
+                unit,
+                ordinal as u64,
+                file_mtime,
+            ))?;
+        }
+        self.pending.push(record);
+        Ok(())
+    }
+
+    /// Queues a record whose units do not change (a file touched but not changed, a path
+    /// recorded as skipped or failed).
+    pub fn put_record(&mut self, record: FileRecord) {
+        self.pending.push(record);
+    }
+
+    /// Deletes every unit of a file.
+    pub fn delete_units(&mut self, file_id: &str) {
+        self.writer
+            .delete_term(Term::from_field_text(self.fields.file_id, file_id));
+    }
+
+    /// Queues the removal of a path's manifest row (and its vectors).
+    pub fn forget(&mut self, path: String) {
+        self.forgotten.push(path);
+    }
+
+    /// Whether anything waits for a commit.
+    pub fn is_dirty(&self) -> bool {
+        !self.pending.is_empty() || !self.forgotten.is_empty()
+    }
+
+    /// Commits the lexical index, then the queued manifest rows. Does nothing when
+    /// nothing was queued.
+    pub fn commit(&mut self) -> Result<(), IndexError> {
+        if !self.is_dirty() {
+            return Ok(());
+        }
+        self.writer.commit()?;
+        self.manifest.apply(&self.pending, &self.forgotten)?;
+        self.pending.clear();
+        self.forgotten.clear();
+        Ok(())
+    }
+
+    /// Commits what is queued, waits for segment merges, records the time of this last
+    /// commit and hands back the index, its fields and the manifest (for the phases that
+    /// only add vectors).
+    pub fn finish(mut self) -> Result<(Index, Fields, Manifest), IndexError> {
+        self.commit()?;
+        self.writer.wait_merging_threads()?;
+        self.manifest
+            .set_info("last_commit", &Utc::now().to_rfc3339())?;
+        Ok((self.index, self.fields, self.manifest))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::FileStatus;
+    use crate::store::IndexHandle;
+    use converters::{Locator, UnitKind};
+
+    fn record(path: &str, units: u32) -> FileRecord {
+        FileRecord {
+            path: path.to_string(),
+            file_id: file_id_for(path),
+            parent_path: None,
+            size: 10,
+            mtime_ns: 1,
+            hash: Some("h".into()),
+            converter_version: 1,
+            status: FileStatus::Indexed,
+            reason: None,
+            error: None,
+            file_type: "text".into(),
+            modality: "text".into(),
+            ext: "txt".into(),
+            unit_count: units,
+            units_by_kind: Default::default(),
+            title: None,
+            author: None,
+            created: None,
+            extra: Default::default(),
+            embedded: None,
+        }
+    }
+
+    fn mtime() -> DateTime<FixedOffset> {
+        DateTime::parse_from_rfc3339("2024-03-08T10:00:00+00:00").unwrap()
+    }
+
+    #[test]
+    fn records_are_written_only_by_commit_and_units_follow_them() {
+        let profile = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let layout = IndexLayout::new(dir.path());
+        let mut writer = IndexWriter::open(&layout, profile.path(), 1, 15_000_000).unwrap();
+        let units = vec![
+            Unit::new(UnitKind::Span, Locator::default(), "first unit".to_string()),
+            Unit::new(
+                UnitKind::Span,
+                Locator::default(),
+                "second unit".to_string(),
+            ),
+        ];
+        writer
+            .add_file(record("Notes/a.txt", 2), &units, mtime())
+            .unwrap();
+        assert!(writer.is_dirty());
+        assert!(writer.manifest().get("Notes/a.txt").unwrap().is_none());
+        writer.commit().unwrap();
+        assert!(!writer.is_dirty());
+        assert!(writer.manifest().get("Notes/a.txt").unwrap().is_some());
+        // A second writer is refused while the first holds the folder.
+        assert!(matches!(
+            IndexWriter::open(&layout, profile.path(), 1, 15_000_000),
+            Err(IndexError::Locked { .. })
+        ));
+        writer.delete_units(&file_id_for("Notes/a.txt"));
+        writer.forget("Notes/a.txt".into());
+        let (_, _, manifest) = writer.finish().unwrap();
+        assert!(manifest.get("Notes/a.txt").unwrap().is_none());
+        assert!(manifest.info("last_commit").unwrap().is_some());
+        let handle = IndexHandle::open(dir.path()).unwrap();
+        assert!(handle
+            .units_of_file(&file_id_for("Notes/a.txt"))
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn another_profile_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        let layout = IndexLayout::new(dir.path());
+        drop(IndexWriter::open(&layout, a.path(), 1, 15_000_000).unwrap());
+        assert!(matches!(
+            IndexWriter::open(&layout, b.path(), 1, 15_000_000),
+            Err(IndexError::ProfileMismatch { .. })
+        ));
+    }
+}
