@@ -3,6 +3,8 @@
 //! manifest of files and vectors ([`manifest`]), the index folder and its read side
 //! ([`store`]), the vector codec ([`vector`]) and the write side ([`writer`]).
 
+pub mod api;
+pub mod embedded;
 pub mod error;
 pub mod manifest;
 pub mod schema;

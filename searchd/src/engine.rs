@@ -10,13 +10,16 @@ use globset::GlobBuilder;
 use index::manifest::ManifestTotals;
 use index::{FileRecord, FileStatus, IndexHandle, Manifest, StoredUnit};
 use serde::Serialize;
-use tantivy::collector::{Count, DocSetCollector, TopDocs};
+use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{EnableScoring, Query, Scorer, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, DocSet, Order, Searcher, TantivyDocument, Term};
 
-use crate::dense::{Dense, VectorFilter};
+use crate::dense::Dense;
+use index::api::{UnitFilter, VectorSearch, VectorSpace};
+use index::embedded::{address_of_unit, EmbeddedVectors};
+
 use crate::error::SearchError;
 use crate::fusion::Signals;
 use crate::guard::PathGuard;
@@ -24,9 +27,7 @@ use crate::planner::{
     factors, folder_of, is_first_person, people_in, Factors, UnitFacts, DOWNLOADED_FACTOR,
     PEOPLE_BOOST,
 };
-use crate::query::{
-    filter_query, full_query, lexical_query, people_query, LexicalQuery, Mode, SearchParams,
-};
+use crate::query::{full_query, lexical_query, people_query, LexicalQuery, Mode, SearchParams};
 use crate::timeline::{
     group, local_time, TimelineOutcome, TimelineParams, TimelineUnit, MAX_TIMELINE_UNITS,
 };
@@ -117,6 +118,8 @@ pub struct Engine {
     dense_problem: Option<String>,
     /// Text-to-image search with a user-supplied CLIP model (hybrid and dense modes).
     clip: Option<crate::clip::ClipSearch>,
+    /// The stored vectors, through the storage boundary (when dense or CLIP is on).
+    vectors: Option<Box<dyn VectorSearch>>,
 }
 
 /// Snippet length in characters.
@@ -142,10 +145,14 @@ impl Engine {
         let manifest = handle.manifest()?;
         let (dense, dense_problem) = match models_dir {
             None => (None, Some("no models folder given".to_string())),
-            Some(dir) => match Dense::open(dir, &manifest) {
+            Some(dir) => match Dense::open(dir) {
                 Ok(dense) => (Some(dense), None),
                 Err(error) => (None, Some(error.to_string())),
             },
+        };
+        let vectors: Option<Box<dyn VectorSearch>> = match dense {
+            Some(_) => Some(Box::new(EmbeddedVectors::open(&handle)?)),
+            None => None,
         };
         Ok(Engine {
             handle,
@@ -153,6 +160,7 @@ impl Engine {
             dense,
             dense_problem,
             clip: None,
+            vectors,
         })
     }
 
@@ -160,11 +168,13 @@ impl Engine {
     /// `indexer::clip`); used by hybrid and dense requests. Returns how many image
     /// vectors the index holds for it.
     pub fn enable_clip(&mut self, dir: &Path, models_dir: &Path) -> Result<usize, SearchError> {
-        let clip = {
-            let manifest = self.manifest.lock().unwrap_or_else(|p| p.into_inner());
-            crate::clip::ClipSearch::open(dir, models_dir, &manifest)?
-        };
-        let count = clip.len();
+        let clip = crate::clip::ClipSearch::open(dir, models_dir)?;
+        if self.vectors.is_none() {
+            self.vectors = Some(Box::new(EmbeddedVectors::open(&self.handle)?));
+        }
+        let count = self.vectors.as_ref().map_or(Ok(0), |v| {
+            v.vector_count(VectorSpace::Image { model: clip.name() })
+        })?;
         self.clip = Some(clip);
         Ok(count)
     }
@@ -246,7 +256,8 @@ impl Engine {
             }
         }
         let searcher = self.handle.reader.searcher();
-        let filter = filter_query(fields, params);
+        let unit_filter = params.unit_filter();
+        let filter = index::embedded::filter_query(fields, &unit_filter);
 
         // Lexical candidates.
         let mut lexical_hits: Vec<(DocAddress, f32)> = Vec::new();
@@ -311,18 +322,10 @@ impl Engine {
         }
 
         // Dense candidates, filtered before scoring, stale vectors dropped.
-        let dense_hits = self.dense_candidates(
-            &searcher,
-            params,
-            filter.as_deref(),
-            limit.max(FUSION_DEPTH),
-        )?;
-        let image_hits = self.image_candidates(
-            &searcher,
-            params,
-            filter.as_deref(),
-            limit.max(FUSION_DEPTH),
-        )?;
+        let dense_hits =
+            self.dense_candidates(&searcher, params, &unit_filter, limit.max(FUSION_DEPTH))?;
+        let image_hits =
+            self.image_candidates(&searcher, params, &unit_filter, limit.max(FUSION_DEPTH))?;
         if total == 0 {
             total = (dense_hits.len() + image_hits.len()) as u64;
         }
@@ -453,113 +456,55 @@ impl Engine {
         &self,
         searcher: &Searcher,
         params: &SearchParams,
-        filter: Option<&dyn Query>,
+        filter: &UnitFilter,
         depth: usize,
     ) -> Result<Vec<(DocAddress, f32)>, SearchError> {
-        let Some(clip) = &self.clip else {
+        let (Some(clip), Some(vectors)) = (&self.clip, &self.vectors) else {
             return Ok(Vec::new());
         };
-        if params.query.trim().is_empty() || clip.is_empty() {
+        let space = VectorSpace::Image { model: clip.name() };
+        if params.query.trim().is_empty() || vectors.vector_count(space)? == 0 {
             return Ok(Vec::new());
         }
-        let vector_filter = self.vector_filter(searcher, filter)?;
-        let hits =
-            self.with_manifest(|m| Ok(clip.search(m, &params.query, depth, &vector_filter)))??;
-        let mut out = Vec::new();
-        for (unit_id, score) in hits {
-            if let Some(address) = self.address_of_unit(searcher, &unit_id)? {
-                out.push((address, score));
+        let query = clip.embed_text(&params.query)?;
+        let hits = vectors.vector_search(space, &query, depth, filter)?;
+        self.resolve(searcher, hits)
+    }
+
+    /// Vector hits as index documents, in order (a unit that left this snapshot of the
+    /// index is dropped).
+    fn resolve(
+        &self,
+        searcher: &Searcher,
+        hits: Vec<index::api::VectorHit>,
+    ) -> Result<Vec<(DocAddress, f32)>, SearchError> {
+        let mut out = Vec::with_capacity(hits.len());
+        for hit in hits {
+            if let Some(address) = address_of_unit(searcher, &self.handle.fields, &hit.unit_id)? {
+                out.push((address, hit.score));
             }
         }
         Ok(out)
     }
 
-    /// The vector-store filter equivalent to a query filter.
-    fn vector_filter(
-        &self,
-        searcher: &Searcher,
-        filter: Option<&dyn Query>,
-    ) -> Result<VectorFilter, SearchError> {
-        Ok(match filter {
-            None => VectorFilter::default(),
-            Some(filter) => VectorFilter {
-                unit_ids: Some(self.unit_ids_matching(searcher, filter)?),
-            },
-        })
-    }
-
-    /// Where a unit is in the index (`None`: it left the index).
-    fn address_of_unit(
-        &self,
-        searcher: &Searcher,
-        unit_id: &str,
-    ) -> Result<Option<DocAddress>, SearchError> {
-        let term = TermQuery::new(
-            Term::from_field_text(self.handle.fields.unit_id, unit_id),
-            IndexRecordOption::Basic,
-        );
-        Ok(searcher
-            .search(&term, &TopDocs::with_limit(1).order_by_score())?
-            .into_iter()
-            .next()
-            .map(|(_, address)| address))
-    }
-
-    /// Dense hits resolved to index documents: `(address, cosine)`, best first.
+    /// Dense hits resolved to index documents: `(address, cosine)`, best first. The
+    /// backend drops vectors of units that left the index or changed since.
     fn dense_candidates(
         &self,
         searcher: &Searcher,
         params: &SearchParams,
-        filter: Option<&dyn Query>,
+        filter: &UnitFilter,
         depth: usize,
     ) -> Result<Vec<(DocAddress, f32)>, SearchError> {
-        let Some(dense) = &self.dense else {
+        let (Some(dense), Some(vectors)) = (&self.dense, &self.vectors) else {
             return Ok(Vec::new());
         };
         if params.query.trim().is_empty() {
             return Ok(Vec::new());
         }
-        let fields = &self.handle.fields;
-        let vector_filter = self.vector_filter(searcher, filter)?;
-        let store = self.with_manifest(|m| Ok(dense.store(m)))??;
         let query_vector = dense.embed_query(&params.query)?;
-        let mut out = Vec::new();
-        for hit in store.search(&query_vector, depth, &vector_filter) {
-            let Some(address) = self.address_of_unit(searcher, &hit.unit_id)? else {
-                continue; // the unit left the index; its vector is stale
-            };
-            let doc: TantivyDocument = searcher.doc(address)?;
-            let unit = StoredUnit::from_doc(fields, &doc);
-            if index::vector::text_hash(&index::vector::embedding_text(&unit.title, &unit.text))
-                != hit.text_hash
-            {
-                continue; // the unit changed; its new vector is not written yet
-            }
-            out.push((address, hit.score));
-        }
-        Ok(out)
-    }
-
-    /// Unit ids of every document a filter lets through.
-    fn unit_ids_matching(
-        &self,
-        searcher: &Searcher,
-        filter: &dyn Query,
-    ) -> Result<HashSet<String>, SearchError> {
-        let addresses = searcher.search(filter, &DocSetCollector)?;
-        let mut ids = HashSet::with_capacity(addresses.len());
-        for address in addresses {
-            let segment = searcher.segment_reader(address.segment_ord);
-            if let Some(column) = segment.fast_fields().str("unit_id")? {
-                if let Some(ord) = column.term_ords(address.doc_id).next() {
-                    let mut id = String::new();
-                    if column.ord_to_str(ord, &mut id).unwrap_or(false) {
-                        ids.insert(id);
-                    }
-                }
-            }
-        }
-        Ok(ids)
+        let hits = vectors.vector_search(VectorSpace::Text, &query_vector, depth, filter)?;
+        self.resolve(searcher, hits)
     }
 
     fn unit_hit(

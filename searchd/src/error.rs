@@ -22,6 +22,15 @@ pub enum SearchError {
     Tantivy(#[from] tantivy::TantivyError),
 }
 
+impl From<index::api::StoreError> for SearchError {
+    fn from(error: index::api::StoreError) -> SearchError {
+        match error {
+            index::api::StoreError::Index(error) => SearchError::Index(error),
+            other => SearchError::Unavailable(other.to_string()),
+        }
+    }
+}
+
 impl SearchError {
     pub fn invalid(message: impl Into<String>) -> SearchError {
         SearchError::InvalidArgument(message.into())

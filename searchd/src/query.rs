@@ -3,14 +3,10 @@
 //! folder tokens at lower weight — and a filter (path prefixes, modalities, extensions,
 //! content-time range) applied as zero-scoring required clauses.
 
-use std::ops::Bound;
-
 use index::schema::{en_analyzer, path_analyzer, Fields};
 use serde::{Deserialize, Serialize};
-use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery,
-};
-use tantivy::schema::{Facet, IndexRecordOption};
+use tantivy::query::{AllQuery, BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
 use tantivy::tokenizer::{TextAnalyzer, TokenStream};
 use tantivy::Term;
 
@@ -174,6 +170,18 @@ impl SearchParams {
         Ok(self)
     }
 
+    /// The request's filters as predicates on units (the storage boundary's form).
+    pub fn unit_filter(&self) -> index::api::UnitFilter {
+        index::api::UnitFilter {
+            path_prefixes: self.path_prefixes.clone(),
+            modalities: self.modalities.clone(),
+            extensions: self.extensions.clone(),
+            kinds: Vec::new(),
+            time_start: self.time_start,
+            time_end: self.time_end,
+        }
+    }
+
     pub fn has_filters(&self) -> bool {
         !self.path_prefixes.is_empty()
             || !self.modalities.is_empty()
@@ -307,71 +315,6 @@ pub fn lexical_query(fields: &Fields, text: &str) -> Option<LexicalQuery> {
         signals,
         terms,
     })
-}
-
-/// The filter part of a request as one zero-scoring query, or `None` without filters.
-pub fn filter_query(fields: &Fields, params: &SearchParams) -> Option<Box<dyn Query>> {
-    let mut must: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    if !params.path_prefixes.is_empty() {
-        let alternatives = params
-            .path_prefixes
-            .iter()
-            .flat_map(|prefix| {
-                let clean = prefix.trim_matches('/');
-                let facet = Facet::from_path(clean.split('/').filter(|p| !p.is_empty()));
-                let folder: Box<dyn Query> = Box::new(TermQuery::new(
-                    Term::from_facet(fields.folder, &facet),
-                    IndexRecordOption::Basic,
-                ));
-                let exact: Box<dyn Query> = Box::new(TermQuery::new(
-                    Term::from_field_text(fields.path, clean),
-                    IndexRecordOption::Basic,
-                ));
-                [(Occur::Should, folder), (Occur::Should, exact)]
-            })
-            .collect();
-        must.push((Occur::Must, Box::new(BooleanQuery::new(alternatives))));
-    }
-    let keyword_filter = |field, values: &[String]| -> Option<Box<dyn Query>> {
-        if values.is_empty() {
-            return None;
-        }
-        let alternatives = values
-            .iter()
-            .map(|v| {
-                let query: Box<dyn Query> = Box::new(TermQuery::new(
-                    Term::from_field_text(field, v),
-                    IndexRecordOption::Basic,
-                ));
-                (Occur::Should, query)
-            })
-            .collect();
-        Some(Box::new(BooleanQuery::new(alternatives)))
-    };
-    if let Some(query) = keyword_filter(fields.modality, &params.modalities) {
-        must.push((Occur::Must, query));
-    }
-    if let Some(query) = keyword_filter(fields.ext, &params.extensions) {
-        must.push((Occur::Must, query));
-    }
-    if params.time_start.is_some() || params.time_end.is_some() {
-        let lower = params
-            .time_start
-            .map(|t| Bound::Included(Term::from_field_i64(fields.content_time, t)))
-            .unwrap_or(Bound::Unbounded);
-        let upper = params
-            .time_end
-            .map(|t| Bound::Excluded(Term::from_field_i64(fields.content_time, t)))
-            .unwrap_or(Bound::Unbounded);
-        must.push((Occur::Must, Box::new(RangeQuery::new(lower, upper))));
-    }
-    if must.is_empty() {
-        return None;
-    }
-    Some(Box::new(ConstScoreQuery::new(
-        Box::new(BooleanQuery::new(must)),
-        0.0,
-    )))
 }
 
 /// Lexical query AND filter; a filter alone matches everything it lets through.

@@ -1,0 +1,768 @@
+//! The embedded backend of the storage boundary ([`crate::api`]): filters become a
+//! tantivy query, and vectors live in the manifest and are searched by exact scan in
+//! memory (reloaded when the indexer writes new ones). Writing goes through
+//! [`crate::writer::IndexWriter`].
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Bound;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, FixedOffset};
+use converters::Unit;
+use tantivy::collector::{DocSetCollector, TopDocs};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery};
+use tantivy::schema::{Facet, IndexRecordOption};
+use tantivy::{DocAddress, IndexReader, Searcher, TantivyDocument, Term};
+
+use crate::api::{
+    StoreError, StoreWriter, UnitFilter, UnitSource, UnitVectors, VectorHit, VectorSearch,
+    VectorSpace,
+};
+use crate::error::IndexError;
+use crate::manifest::{FileRecord, Manifest};
+use crate::schema::Fields;
+use crate::store::{IndexHandle, StoredUnit};
+use crate::vector::{embedding_text, from_bytes, text_hash, TEXT_DIM};
+use crate::writer::IndexWriter;
+
+/// A filter as one zero-scoring tantivy query, or `None` when it lets everything
+/// through. Same meaning as [`UnitFilter::matches`].
+pub fn filter_query(fields: &Fields, filter: &UnitFilter) -> Option<Box<dyn Query>> {
+    let mut must: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    if !filter.path_prefixes.is_empty() {
+        let alternatives = filter
+            .path_prefixes
+            .iter()
+            .flat_map(|prefix| {
+                let clean = prefix.trim_matches('/');
+                let facet = Facet::from_path(clean.split('/').filter(|p| !p.is_empty()));
+                let folder: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_facet(fields.folder, &facet),
+                    IndexRecordOption::Basic,
+                ));
+                let exact: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_field_text(fields.path, clean),
+                    IndexRecordOption::Basic,
+                ));
+                [(Occur::Should, folder), (Occur::Should, exact)]
+            })
+            .collect();
+        must.push((Occur::Must, Box::new(BooleanQuery::new(alternatives))));
+    }
+    let keyword_filter = |field, values: &[String]| -> Option<Box<dyn Query>> {
+        if values.is_empty() {
+            return None;
+        }
+        let alternatives = values
+            .iter()
+            .map(|v| {
+                let query: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_field_text(field, v),
+                    IndexRecordOption::Basic,
+                ));
+                (Occur::Should, query)
+            })
+            .collect();
+        Some(Box::new(BooleanQuery::new(alternatives)))
+    };
+    for (field, values) in [
+        (fields.modality, &filter.modalities),
+        (fields.ext, &filter.extensions),
+        (fields.kind, &filter.kinds),
+    ] {
+        if let Some(query) = keyword_filter(field, values) {
+            must.push((Occur::Must, query));
+        }
+    }
+    if filter.time_start.is_some() || filter.time_end.is_some() {
+        let lower = filter
+            .time_start
+            .map(|t| Bound::Included(Term::from_field_i64(fields.content_time, t)))
+            .unwrap_or(Bound::Unbounded);
+        let upper = filter
+            .time_end
+            .map(|t| Bound::Excluded(Term::from_field_i64(fields.content_time, t)))
+            .unwrap_or(Bound::Unbounded);
+        must.push((Occur::Must, Box::new(RangeQuery::new(lower, upper))));
+    }
+    if must.is_empty() {
+        return None;
+    }
+    Some(Box::new(ConstScoreQuery::new(
+        Box::new(BooleanQuery::new(must)),
+        0.0,
+    )))
+}
+
+/// Unit ids of every document a query lets through.
+fn unit_ids_matching(
+    searcher: &Searcher,
+    query: &dyn Query,
+) -> Result<HashSet<String>, IndexError> {
+    let addresses = searcher.search(query, &DocSetCollector)?;
+    let mut ids = HashSet::with_capacity(addresses.len());
+    for address in addresses {
+        let segment = searcher.segment_reader(address.segment_ord);
+        if let Some(column) = segment.fast_fields().str("unit_id")? {
+            if let Some(ord) = column.term_ords(address.doc_id).next() {
+                let mut id = String::new();
+                if column.ord_to_str(ord, &mut id).unwrap_or(false) {
+                    ids.insert(id);
+                }
+            }
+        }
+    }
+    Ok(ids)
+}
+
+/// Where a unit is in a searcher's snapshot (`None`: it left the index).
+pub fn address_of_unit(
+    searcher: &Searcher,
+    fields: &Fields,
+    unit_id: &str,
+) -> Result<Option<DocAddress>, IndexError> {
+    let term = TermQuery::new(
+        Term::from_field_text(fields.unit_id, unit_id),
+        IndexRecordOption::Basic,
+    );
+    Ok(searcher
+        .search(&term, &TopDocs::with_limit(1).order_by_score())?
+        .into_iter()
+        .next()
+        .map(|(_, address)| address))
+}
+
+/// Dot product, chunked so the compiler vectorises it.
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut sums = [0.0f32; 8];
+    let chunks_a = a.chunks_exact(8);
+    let chunks_b = b.chunks_exact(8);
+    let tail: f32 = chunks_a
+        .remainder()
+        .iter()
+        .zip(chunks_b.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (ca, cb) in chunks_a.zip(chunks_b) {
+        for i in 0..8 {
+            sums[i] += ca[i] * cb[i];
+        }
+    }
+    sums.iter().sum::<f32>() + tail
+}
+
+/// A text-vector hit before staleness checks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextHit {
+    pub unit_id: String,
+    pub file_id: String,
+    /// Hash of the text the vector was computed from.
+    pub text_hash: String,
+    pub score: f32,
+}
+
+/// Exact (brute-force) search over all text vectors in memory, loaded from the manifest.
+#[derive(Default)]
+pub struct ExactStore {
+    unit_ids: Vec<String>,
+    file_ids: Vec<String>,
+    text_hashes: Vec<String>,
+    /// Row-major, `TEXT_DIM` floats per point.
+    matrix: Vec<f32>,
+}
+
+impl ExactStore {
+    pub fn load(manifest: &Manifest) -> Result<ExactStore, IndexError> {
+        let rows = manifest.all_vectors()?;
+        let mut store = ExactStore {
+            matrix: Vec::with_capacity(rows.len() * TEXT_DIM),
+            ..ExactStore::default()
+        };
+        for (unit_id, file_id, text_hash, bytes) in rows {
+            let Some(vector) = from_bytes(&bytes).filter(|v| v.len() == TEXT_DIM) else {
+                continue;
+            };
+            store.push(unit_id, file_id, text_hash, &vector);
+        }
+        Ok(store)
+    }
+
+    fn push(&mut self, unit_id: String, file_id: String, text_hash: String, vector: &[f32]) {
+        self.unit_ids.push(unit_id);
+        self.file_ids.push(file_id);
+        self.text_hashes.push(text_hash);
+        self.matrix.extend_from_slice(vector);
+    }
+
+    pub fn len(&self) -> usize {
+        self.unit_ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.unit_ids.is_empty()
+    }
+
+    /// The `k` most similar points to a unit-length `query` among `allowed` (`None`:
+    /// all), best first; ties in row order.
+    pub fn search(
+        &self,
+        query: &[f32],
+        k: usize,
+        allowed: Option<&HashSet<String>>,
+    ) -> Vec<TextHit> {
+        if query.len() != TEXT_DIM || k == 0 {
+            return Vec::new();
+        }
+        let mut scored: Vec<(f32, usize)> = Vec::new();
+        for (row, vector) in self.matrix.chunks_exact(TEXT_DIM).enumerate() {
+            if let Some(allowed) = allowed {
+                if !allowed.contains(&self.unit_ids[row]) {
+                    continue;
+                }
+            }
+            scored.push((dot(query, vector), row));
+        }
+        let k = k.min(scored.len());
+        if k == 0 {
+            return Vec::new();
+        }
+        scored.select_nth_unstable_by(k - 1, |a, b| b.0.total_cmp(&a.0));
+        scored.truncate(k);
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored
+            .into_iter()
+            .map(|(score, row)| TextHit {
+                unit_id: self.unit_ids[row].clone(),
+                file_id: self.file_ids[row].clone(),
+                text_hash: self.text_hashes[row].clone(),
+                score,
+            })
+            .collect()
+    }
+}
+
+/// Image vectors of one model in memory.
+#[derive(Default)]
+pub struct ImageStore {
+    unit_ids: Vec<String>,
+    file_ids: Vec<String>,
+    dim: usize,
+    matrix: Vec<f32>,
+}
+
+impl ImageStore {
+    pub fn load(manifest: &Manifest, model: &str) -> Result<ImageStore, IndexError> {
+        let mut store = ImageStore::default();
+        for (unit_id, file_id, bytes) in manifest.image_vectors(model)? {
+            let Some(vector) = from_bytes(&bytes) else {
+                continue;
+            };
+            if store.dim == 0 {
+                store.dim = vector.len();
+            }
+            if vector.len() != store.dim || vector.is_empty() {
+                continue;
+            }
+            store.unit_ids.push(unit_id);
+            store.file_ids.push(file_id);
+            store.matrix.extend_from_slice(&vector);
+        }
+        Ok(store)
+    }
+
+    /// The `k` closest images among `allowed`, best first; ties in row order.
+    fn search(
+        &self,
+        query: &[f32],
+        k: usize,
+        allowed: Option<&HashSet<String>>,
+    ) -> Result<Vec<VectorHit>, StoreError> {
+        if self.unit_ids.is_empty() || k == 0 {
+            return Ok(Vec::new());
+        }
+        if query.len() != self.dim {
+            return Err(StoreError::Dimension {
+                what: "the CLIP text embedding",
+                query: query.len(),
+                stored: self.dim,
+            });
+        }
+        let mut scored: Vec<(f32, usize)> = self
+            .matrix
+            .chunks_exact(self.dim)
+            .enumerate()
+            .filter(|(row, _)| allowed.is_none_or(|allowed| allowed.contains(&self.unit_ids[*row])))
+            .map(|(row, vector)| (dot(vector, query), row))
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored.truncate(k);
+        Ok(scored
+            .into_iter()
+            .map(|(score, row)| VectorHit {
+                unit_id: self.unit_ids[row].clone(),
+                file_id: self.file_ids[row].clone(),
+                score,
+            })
+            .collect())
+    }
+}
+
+/// How often the daemon checks the manifest for new vectors.
+const RELOAD_CHECK: Duration = Duration::from_secs(2);
+
+/// How a [`Reloading`] value is (re)loaded.
+type Loader<T> = Box<dyn Fn(&Manifest) -> Result<Arc<T>, IndexError> + Send + Sync>;
+
+/// Something loaded from the manifest's vectors and loaded again when the indexer has
+/// written new ones (`vectors_generation` changed; checked at most every
+/// [`RELOAD_CHECK`]).
+pub struct Reloading<T: ?Sized> {
+    current: RwLock<(u64, Arc<T>)>,
+    last_check: Mutex<Instant>,
+    load: Loader<T>,
+}
+
+impl<T: ?Sized> Reloading<T> {
+    pub fn open(
+        manifest: &Manifest,
+        load: impl Fn(&Manifest) -> Result<Arc<T>, IndexError> + Send + Sync + 'static,
+    ) -> Result<Reloading<T>, IndexError> {
+        let generation = manifest.vectors_generation()?;
+        Ok(Reloading {
+            current: RwLock::new((generation, load(manifest)?)),
+            last_check: Mutex::new(Instant::now()),
+            load: Box::new(load),
+        })
+    }
+
+    /// The current value, reloaded first when it is due and the vectors changed.
+    pub fn get(&self, manifest: &Manifest) -> Result<Arc<T>, IndexError> {
+        let due = {
+            let mut last = self.last_check.lock().unwrap_or_else(|p| p.into_inner());
+            let due = last.elapsed() >= RELOAD_CHECK;
+            if due {
+                *last = Instant::now();
+            }
+            due
+        };
+        if due {
+            let generation = manifest.vectors_generation()?;
+            if generation != self.current.read().unwrap_or_else(|p| p.into_inner()).0 {
+                let fresh = (self.load)(manifest)?;
+                *self.current.write().unwrap_or_else(|p| p.into_inner()) = (generation, fresh);
+            }
+        }
+        Ok(self.peek())
+    }
+
+    /// The value held now, without checking for new vectors.
+    pub fn peek(&self) -> Arc<T> {
+        self.current
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .1
+            .clone()
+    }
+}
+
+/// Vector search over the embedded index: text vectors always, image vectors per model
+/// once asked for.
+pub struct EmbeddedVectors {
+    reader: IndexReader,
+    fields: Fields,
+    manifest: Mutex<Manifest>,
+    text: Reloading<ExactStore>,
+    images: Mutex<HashMap<String, Arc<Reloading<ImageStore>>>>,
+}
+
+impl EmbeddedVectors {
+    /// Loads the text vectors of an index (image vectors load on first use).
+    pub fn open(handle: &IndexHandle) -> Result<EmbeddedVectors, IndexError> {
+        let manifest = handle.manifest()?;
+        let text = Reloading::open(&manifest, |m| Ok(Arc::new(ExactStore::load(m)?)))?;
+        Ok(EmbeddedVectors {
+            reader: handle.reader.clone(),
+            fields: handle.fields,
+            manifest: Mutex::new(manifest),
+            text,
+            images: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn images(&self, model: &str) -> Result<Arc<Reloading<ImageStore>>, IndexError> {
+        let mut images = self.images.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(store) = images.get(model) {
+            return Ok(store.clone());
+        }
+        let name = model.to_string();
+        let manifest = self.manifest.lock().unwrap_or_else(|p| p.into_inner());
+        let store = Arc::new(Reloading::open(&manifest, move |m| {
+            Ok(Arc::new(ImageStore::load(m, &name)?))
+        })?);
+        images.insert(model.to_string(), store.clone());
+        Ok(store)
+    }
+
+    fn with_manifest<T>(
+        &self,
+        f: impl FnOnce(&Manifest) -> Result<T, IndexError>,
+    ) -> Result<T, IndexError> {
+        f(&self.manifest.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+}
+
+impl VectorSearch for EmbeddedVectors {
+    fn vector_search(
+        &self,
+        space: VectorSpace<'_>,
+        query: &[f32],
+        k: usize,
+        filter: &UnitFilter,
+    ) -> Result<Vec<VectorHit>, StoreError> {
+        let searcher = self.reader.searcher();
+        let allowed = match filter_query(&self.fields, filter) {
+            Some(query) => Some(unit_ids_matching(&searcher, &*query)?),
+            None => None,
+        };
+        match space {
+            VectorSpace::Text => {
+                let store = self.with_manifest(|m| self.text.get(m))?;
+                let mut out = Vec::new();
+                for hit in store.search(query, k, allowed.as_ref()) {
+                    let Some(address) = address_of_unit(&searcher, &self.fields, &hit.unit_id)?
+                    else {
+                        continue; // the unit left the index; its vector is stale
+                    };
+                    let doc: TantivyDocument = searcher.doc(address).map_err(IndexError::from)?;
+                    let unit = StoredUnit::from_doc(&self.fields, &doc);
+                    if text_hash(&embedding_text(&unit.title, &unit.text)) != hit.text_hash {
+                        continue; // the unit changed; its new vector is not written yet
+                    }
+                    out.push(VectorHit {
+                        unit_id: hit.unit_id,
+                        file_id: hit.file_id,
+                        score: hit.score,
+                    });
+                }
+                Ok(out)
+            }
+            VectorSpace::Image { model } => {
+                let reloading = self.images(model)?;
+                let store = self.with_manifest(|m| reloading.get(m))?;
+                let mut out = Vec::new();
+                for hit in store.search(query, k, allowed.as_ref())? {
+                    if address_of_unit(&searcher, &self.fields, &hit.unit_id)?.is_some() {
+                        out.push(hit);
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    fn vector_count(&self, space: VectorSpace<'_>) -> Result<usize, StoreError> {
+        Ok(match space {
+            VectorSpace::Text => self.text.peek().len(),
+            VectorSpace::Image { model } => self.images(model)?.peek().unit_ids.len(),
+        })
+    }
+}
+
+/// Files and units of the embedded index.
+pub struct EmbeddedUnits {
+    reader: IndexReader,
+    fields: Fields,
+    manifest: Mutex<Manifest>,
+}
+
+impl EmbeddedUnits {
+    pub fn open(handle: &IndexHandle) -> Result<EmbeddedUnits, IndexError> {
+        Ok(EmbeddedUnits {
+            reader: handle.reader.clone(),
+            fields: handle.fields,
+            manifest: Mutex::new(handle.manifest()?),
+        })
+    }
+
+    fn with_manifest<T>(
+        &self,
+        f: impl FnOnce(&Manifest) -> Result<T, IndexError>,
+    ) -> Result<T, StoreError> {
+        Ok(f(&self.manifest.lock().unwrap_or_else(|p| p.into_inner()))?)
+    }
+}
+
+impl UnitSource for EmbeddedUnits {
+    fn file(&self, path: &str) -> Result<Option<FileRecord>, StoreError> {
+        self.with_manifest(|m| m.get(path))
+    }
+
+    fn file_by_id(&self, file_id: &str) -> Result<Option<FileRecord>, StoreError> {
+        self.with_manifest(|m| m.get_by_file_id(file_id))
+    }
+
+    fn files(&self) -> Result<Vec<FileRecord>, StoreError> {
+        self.with_manifest(|m| m.all())
+    }
+
+    fn units_of_file(&self, file_id: &str) -> Result<Vec<StoredUnit>, StoreError> {
+        Ok(crate::store::units_of_file(
+            &self.reader.searcher(),
+            &self.fields,
+            file_id,
+        )?)
+    }
+}
+
+impl StoreWriter for IndexWriter {
+    fn add_file(
+        &mut self,
+        record: FileRecord,
+        units: &[Unit],
+        file_mtime: DateTime<FixedOffset>,
+    ) -> Result<(), StoreError> {
+        Ok(IndexWriter::add_file(self, record, units, file_mtime)?)
+    }
+
+    fn put_record(&mut self, record: FileRecord) -> Result<(), StoreError> {
+        IndexWriter::put_record(self, record);
+        Ok(())
+    }
+
+    fn delete_file(&mut self, file_id: &str, forget: Option<String>) -> Result<(), StoreError> {
+        self.delete_units(file_id);
+        if let Some(path) = forget {
+            self.forget(path);
+        }
+        Ok(())
+    }
+
+    fn commit(&mut self) -> Result<(), StoreError> {
+        Ok(IndexWriter::commit(self)?)
+    }
+
+    fn put_text_vectors(
+        &mut self,
+        path: &str,
+        file_id: &str,
+        content_hash: &str,
+        vectors: &UnitVectors,
+    ) -> Result<(), StoreError> {
+        let rows: Vec<(String, String, Vec<u8>)> = vectors
+            .iter()
+            .map(|(unit_id, hash, vector)| {
+                (
+                    unit_id.clone(),
+                    hash.clone(),
+                    crate::vector::to_bytes(vector),
+                )
+            })
+            .collect();
+        Ok(self
+            .manifest_mut()
+            .replace_file_vectors(path, file_id, content_hash, &rows)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::UnitPayload;
+    use crate::manifest::FileStatus;
+    use crate::writer::file_id_for;
+    use converters::{Locator, UnitKind};
+
+    fn hot(dim: usize, at: usize) -> Vec<f32> {
+        let mut v = vec![0.0; dim];
+        v[at] = 1.0;
+        v
+    }
+
+    #[test]
+    fn exact_store_ranks_by_cosine_and_filters() {
+        let mut store = ExactStore::default();
+        for (i, at) in [0usize, 1, 2].iter().enumerate() {
+            let mut v = hot(TEXT_DIM, *at);
+            v[0] += 0.5 * i as f32;
+            crate::vector::normalize(&mut v);
+            store.push(format!("f:{i}"), "f".into(), format!("h{i}"), &v);
+        }
+        let query = hot(TEXT_DIM, 0);
+        let hits = store.search(&query, 2, None);
+        assert_eq!(
+            hits.iter().map(|h| h.unit_id.as_str()).collect::<Vec<_>>(),
+            ["f:0", "f:2"]
+        );
+        assert!(hits[0].score > hits[1].score);
+        let only = HashSet::from(["f:1".to_string()]);
+        let hits = store.search(&query, 5, Some(&only));
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].unit_id, "f:1");
+        assert!(store.search(&[1.0], 3, None).is_empty());
+    }
+
+    #[test]
+    fn dot_matches_naive() {
+        let a: Vec<f32> = (0..TEXT_DIM).map(|i| (i as f32).sin()).collect();
+        let b: Vec<f32> = (0..TEXT_DIM).map(|i| (i as f32).cos()).collect();
+        let naive: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        assert!((dot(&a, &b) - naive).abs() < 1e-3);
+    }
+
+    fn record(path: &str, modality: &str, ext: &str) -> FileRecord {
+        FileRecord {
+            path: path.to_string(),
+            file_id: file_id_for(path),
+            parent_path: None,
+            size: 1,
+            mtime_ns: 1,
+            hash: Some(format!("hash-{path}")),
+            converter_version: 1,
+            status: FileStatus::Indexed,
+            reason: None,
+            error: None,
+            file_type: ext.to_string(),
+            modality: modality.to_string(),
+            ext: ext.to_string(),
+            unit_count: 1,
+            units_by_kind: Default::default(),
+            title: None,
+            author: None,
+            created: None,
+            extra: Default::default(),
+            embedded: None,
+        }
+    }
+
+    /// A small index written through the storage boundary: the tantivy filter and the
+    /// reference meaning agree, and vector search honours filters and staleness.
+    #[test]
+    fn embedded_backend_agrees_with_the_filter_reference() {
+        let profile = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let layout = crate::store::IndexLayout::new(dir.path());
+        let mut writer = IndexWriter::open(&layout, profile.path(), 1, 15_000_000).unwrap();
+        let files = [
+            (
+                "Documents/Finance/r.pdf",
+                "document",
+                "pdf",
+                "2024-03-01T10:00:00+00:00",
+            ),
+            (
+                "Documents/notes.txt",
+                "text",
+                "txt",
+                "2024-04-01T10:00:00+00:00",
+            ),
+            ("Mail/x.eml", "document", "eml", "2024-05-01T10:00:00+00:00"),
+            (
+                "Mail/x.eml#attachment/q.pdf",
+                "document",
+                "pdf",
+                "2024-06-01T10:00:00+00:00",
+            ),
+        ];
+        for (i, (path, modality, ext, time)) in files.iter().enumerate() {
+            let mtime = DateTime::parse_from_rfc3339(time).unwrap();
+            let unit = Unit::new(UnitKind::Span, Locator::default(), format!("unit {i}"));
+            StoreWriter::add_file(&mut writer, record(path, modality, ext), &[unit], mtime)
+                .unwrap();
+        }
+        StoreWriter::commit(&mut writer).unwrap();
+        for (i, (path, ..)) in files.iter().enumerate() {
+            let text = format!("unit {i}");
+            // The last file's vector is stale (computed from other text).
+            let hash = if i == 3 {
+                text_hash("old")
+            } else {
+                text_hash(&text)
+            };
+            let vector = hot(TEXT_DIM, i);
+            let id = file_id_for(path);
+            writer
+                .put_text_vectors(
+                    path,
+                    &id,
+                    &format!("hash-{path}"),
+                    &[(format!("{id}:0"), hash, vector)],
+                )
+                .unwrap();
+        }
+        let (_, _, _) = writer.finish().unwrap();
+        let handle = IndexHandle::open(dir.path()).unwrap();
+        let units = EmbeddedUnits::open(&handle).unwrap();
+        let all: Vec<StoredUnit> = files
+            .iter()
+            .flat_map(|(path, ..)| units.units_of_file(&file_id_for(path)).unwrap())
+            .collect();
+        assert_eq!(all.len(), 4);
+        let filters = [
+            UnitFilter::default(),
+            UnitFilter {
+                path_prefixes: vec!["Documents".into()],
+                ..Default::default()
+            },
+            UnitFilter {
+                path_prefixes: vec!["/Mail/".into()],
+                ..Default::default()
+            },
+            UnitFilter {
+                path_prefixes: vec!["Documents/notes.txt".into()],
+                ..Default::default()
+            },
+            UnitFilter {
+                extensions: vec!["pdf".into()],
+                ..Default::default()
+            },
+            UnitFilter {
+                modalities: vec!["text".into()],
+                kinds: vec!["span".into()],
+                ..Default::default()
+            },
+            UnitFilter {
+                kinds: vec!["page".into()],
+                ..Default::default()
+            },
+            UnitFilter {
+                time_start: Some(
+                    DateTime::parse_from_rfc3339("2024-04-01T10:00:00+00:00")
+                        .unwrap()
+                        .timestamp(),
+                ),
+                time_end: Some(
+                    DateTime::parse_from_rfc3339("2024-06-01T10:00:00+00:00")
+                        .unwrap()
+                        .timestamp(),
+                ),
+                ..Default::default()
+            },
+        ];
+        let searcher = handle.reader.searcher();
+        let vectors = EmbeddedVectors::open(&handle).unwrap();
+        assert_eq!(vectors.vector_count(VectorSpace::Text).unwrap(), 4);
+        for filter in &filters {
+            let expected: HashSet<String> = all
+                .iter()
+                .filter(|u| filter.matches(&UnitPayload::of(u)))
+                .map(|u| u.unit_id.clone())
+                .collect();
+            let found = match filter_query(&handle.fields, filter) {
+                Some(query) => unit_ids_matching(&searcher, &*query).unwrap(),
+                None => all.iter().map(|u| u.unit_id.clone()).collect(),
+            };
+            assert_eq!(found, expected, "{filter:?}");
+            // Vector search returns the fresh matching units only.
+            let hits = vectors
+                .vector_search(VectorSpace::Text, &hot(TEXT_DIM, 0), 10, filter)
+                .unwrap();
+            let stale = format!("{}:0", file_id_for(files[3].0));
+            let mut want: Vec<String> = expected.into_iter().filter(|id| *id != stale).collect();
+            let mut got: Vec<String> = hits.into_iter().map(|h| h.unit_id).collect();
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "{filter:?}");
+        }
+    }
+}
