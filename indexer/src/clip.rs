@@ -292,7 +292,7 @@ pub struct ClipSummary {
 /// file); an image that cannot be decoded is skipped with a warning.
 pub(crate) fn clip_phase(
     dir: &Path,
-    options: &crate::IndexOptions,
+    options: &crate::options::IndexOptions,
     index: &tantivy::Index,
     fields: &crate::schema::Fields,
     manifest: &mut crate::Manifest,
@@ -336,7 +336,7 @@ pub(crate) fn clip_phase(
         let path = options.profile.join(&record.path);
         let Some(image) = std::fs::read(&path)
             .ok()
-            .and_then(|bytes| crate::pipeline::decode_image(&bytes))
+            .and_then(|bytes| crate::models::decode_image(&bytes))
         else {
             tracing::warn!(path = %record.path, "CLIP: cannot decode the image");
             continue;

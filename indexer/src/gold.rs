@@ -23,6 +23,12 @@ use crate::walk::WalkedFile;
 pub const GOLD_KEY: &str = "gold";
 /// `FileRecord.extra` key: BLAKE3 of that Gold JSON (change detection).
 pub const GOLD_HASH_KEY: &str = "gold_hash";
+/// Whether a file's units come from a Gold file (which replaces conversion and every
+/// enrichment stage).
+pub fn is_gold(record: &crate::manifest::FileRecord) -> bool {
+    record.extra.contains_key(GOLD_HASH_KEY)
+}
+
 /// How many unmatched files / warnings the run summary lists.
 const LISTED: usize = 20;
 

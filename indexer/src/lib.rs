@@ -1,15 +1,24 @@
-//! The Dentate indexer: walks a profile, converts files into atomic units with the
-//! `converters` crate, and maintains the index folder (tantivy lexical index +
-//! SQLite manifest). The read side ([`store::IndexHandle`]) is what `searchd` opens.
+//! The Dentate indexer: walks a profile ([`walk`]), converts files into atomic units
+//! with the `converters` crate ([`convert`]), enriches them ([`stages`]: OCR, page OCR,
+//! speech and screen text, with the shared models of [`models`]), writes them through
+//! the `index` crate's writer ([`pipeline`]), then computes text and CLIP vectors
+//! ([`vectors`], [`clip`]).
 
 pub mod clip;
+pub mod convert;
+pub mod converted;
 pub mod embed;
 pub mod gold;
 pub mod media;
+pub mod models;
 pub mod ocr;
 pub mod onnx;
+pub mod options;
 pub mod pipeline;
+pub mod stages;
+pub mod summary;
 pub mod tags;
+pub mod vectors;
 pub mod walk;
 
 // The index format lives in the `index` crate; these paths stay for the indexer's own
@@ -17,6 +26,6 @@ pub mod walk;
 pub use index::{error, manifest, schema, store};
 pub use index::{FileRecord, FileStatus, IndexError, Manifest};
 pub use index::{IndexHandle, IndexLayout, StoredUnit};
-pub use pipeline::{
-    run, EmbeddingSummary, Failure, IndexOptions, NoProgress, Progress, RunSummary,
-};
+pub use options::{IndexOptions, NoProgress, Progress};
+pub use pipeline::run;
+pub use summary::{EmbeddingSummary, Failure, RunSummary};

@@ -1,0 +1,360 @@
+//! Converting one file: read it, skip it when only its mtime moved, run its converter
+//! on a thread with a time limit, convert its attachments, and run the enrichment
+//! stages (OCR, page OCR, media) on the result. Gold-imported files take their units
+//! from their Gold JSON instead.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Read;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use chrono::{DateTime, FixedOffset, Local, TimeZone, Utc};
+use converters::{ChildFile, Conversion, ConvertError, FileType, Input};
+
+pub use crate::converted::{tally_units, Converted};
+use crate::manifest::{FileRecord, FileStatus};
+use crate::stages::{StageInput, Stages};
+use crate::walk::WalkedFile;
+use index::file_id_for;
+
+/// How many bytes of a media/binary file are read for detection and metadata.
+const HEAD_BYTES: u64 = 1024 * 1024;
+
+fn read_file(file: &WalkedFile) -> Result<(FileType, Vec<u8>), std::io::Error> {
+    let mut handle = std::fs::File::open(&file.abs_path)?;
+    let mut head = Vec::with_capacity(converters::detect::SNIFF_LEN);
+    (&mut handle)
+        .take(converters::detect::SNIFF_LEN as u64)
+        .read_to_end(&mut head)?;
+    let file_type = converters::detect(&file.rel_path, &head);
+    let limit = if file_type.needs_full_content() {
+        converters::MAX_CONTENT_BYTES
+    } else {
+        HEAD_BYTES
+    };
+    if file_type.needs_full_content() && file.size > limit {
+        return Ok((file_type, head));
+    }
+    let mut bytes = head;
+    handle
+        .take(limit.saturating_sub(bytes.len() as u64))
+        .read_to_end(&mut bytes)?;
+    Ok((file_type, bytes))
+}
+
+pub fn mtime_of(mtime_ns: i64) -> DateTime<FixedOffset> {
+    let utc = Utc
+        .timestamp_opt(
+            mtime_ns.div_euclid(1_000_000_000),
+            mtime_ns.rem_euclid(1_000_000_000) as u32,
+        )
+        .single()
+        .unwrap_or_default();
+    utc.with_timezone(&Local).fixed_offset()
+}
+
+/// How files are converted in a run.
+pub struct Converter<'a> {
+    /// Give up on one file's conversion after this long.
+    pub timeout: Duration,
+    pub stages: &'a Stages,
+}
+
+/// One file (or attachment) to convert.
+struct Job<'a> {
+    path: &'a str,
+    parent: Option<&'a str>,
+    /// The file on disk (top-level files only).
+    on_disk: Option<&'a std::path::Path>,
+    file_type: FileType,
+    bytes: Vec<u8>,
+    size: u64,
+    mtime_ns: i64,
+    hash: Option<String>,
+    depth: usize,
+}
+
+pub fn convert_file(
+    converter: &Converter<'_>,
+    file: &WalkedFile,
+    previous: Option<&FileRecord>,
+) -> Converted {
+    let mtime = mtime_of(file.mtime_ns);
+    let (file_type, bytes) = match read_file(file) {
+        Ok(read) => read,
+        Err(error) => {
+            let mut record = base_record(
+                &file.rel_path,
+                None,
+                file.size,
+                file.mtime_ns,
+                FileType::Binary,
+                None,
+            );
+            fail(&mut record, "io", format!("read error: {error}"));
+            return Converted {
+                record,
+                units: Vec::new(),
+                mtime,
+                children: Vec::new(),
+            };
+        }
+    };
+    let hash = content_hash(&bytes, file.size);
+    // mtime moved, content did not: keep what is indexed.
+    if let Some(previous) = previous {
+        if previous.hash.as_deref() == Some(hash.as_str())
+            && previous.converter_version == converters::CONVERTER_VERSION
+            && previous.status == FileStatus::Indexed
+            && previous.unit_count > 0
+            && !converter.stages.owed(previous)
+        {
+            let mut record = previous.clone();
+            record.mtime_ns = file.mtime_ns;
+            return Converted {
+                record,
+                units: Vec::new(),
+                mtime,
+                children: Vec::new(),
+            };
+        }
+    }
+    converter.convert(Job {
+        path: &file.rel_path,
+        parent: None,
+        on_disk: Some(&file.abs_path),
+        file_type,
+        bytes,
+        size: file.size,
+        mtime_ns: file.mtime_ns,
+        hash: Some(hash),
+        depth: 0,
+    })
+}
+
+/// BLAKE3 of the bytes read (the whole file, or the head of a media file plus its size).
+fn content_hash(bytes: &[u8], size: u64) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(bytes);
+    hasher.update(&size.to_le_bytes());
+    hasher.finalize().to_hex().to_string()
+}
+
+pub fn base_record(
+    path: &str,
+    parent: Option<&str>,
+    size: u64,
+    mtime_ns: i64,
+    file_type: FileType,
+    hash: Option<String>,
+) -> FileRecord {
+    FileRecord {
+        path: path.to_string(),
+        file_id: file_id_for(path),
+        parent_path: parent.map(str::to_string),
+        size,
+        mtime_ns,
+        hash,
+        converter_version: converters::CONVERTER_VERSION,
+        status: FileStatus::Indexed,
+        reason: None,
+        error: None,
+        file_type: file_type.as_str().to_string(),
+        modality: file_type.modality().as_str().to_string(),
+        ext: converters::extension_of(path.rsplit('#').next().unwrap_or(path)),
+        unit_count: 0,
+        units_by_kind: BTreeMap::new(),
+        title: None,
+        author: None,
+        created: None,
+        extra: BTreeMap::new(),
+        embedded: None,
+    }
+}
+
+fn fail(record: &mut FileRecord, category: &str, message: String) {
+    record.status = FileStatus::Failed;
+    record.reason = Some(category.to_string());
+    record.error = Some(message);
+}
+
+/// Maximum nesting of attachments (mail in mail in mail…).
+const MAX_ATTACHMENT_DEPTH: usize = 3;
+
+impl Converter<'_> {
+    fn convert(&self, job: Job<'_>) -> Converted {
+        let Job {
+            path,
+            parent,
+            on_disk,
+            file_type,
+            bytes,
+            size,
+            mtime_ns,
+            hash,
+            depth,
+        } = job;
+        let mtime = mtime_of(mtime_ns);
+        let mut record = base_record(path, parent, size, mtime_ns, file_type, hash);
+        let stage_bytes = self.stages.wants_bytes(file_type).then(|| bytes.clone());
+        let conversion = match convert_with_timeout(path, file_type, bytes, size, self.timeout) {
+            Ok(conversion) => conversion,
+            Err(error) => {
+                tracing::warn!(path, error = %error, "conversion failed");
+                fail(&mut record, error.reason(), error.to_string());
+                return Converted {
+                    record,
+                    units: Vec::new(),
+                    mtime,
+                    children: Vec::new(),
+                };
+            }
+        };
+        let Conversion {
+            units,
+            meta,
+            children,
+        } = conversion;
+        tally_units(&mut record, &units);
+        record.title = meta.title.clone();
+        record.author = meta.author.clone();
+        record.created = meta.created.map(|t| t.to_rfc3339());
+        record.extra = meta.extra.clone();
+        if let Some(pages) = meta.page_count {
+            record
+                .extra
+                .insert("page_count".to_string(), pages.to_string());
+        }
+        let mut converted = Converted {
+            record,
+            units,
+            mtime,
+            children: Vec::new(),
+        };
+        let input = StageInput {
+            path,
+            on_disk,
+            file_type,
+            bytes: stage_bytes.as_deref(),
+        };
+        self.stages.apply(&input, &mut converted);
+        if depth < MAX_ATTACHMENT_DEPTH {
+            converted.children = self.convert_children(path, children, mtime_ns, depth);
+        }
+        converted
+    }
+
+    fn convert_children(
+        &self,
+        parent: &str,
+        children: Vec<ChildFile>,
+        mtime_ns: i64,
+        depth: usize,
+    ) -> Vec<Converted> {
+        let mut used = HashSet::new();
+        children
+            .into_iter()
+            .map(|child| {
+                let mut name = child.name.replace(['/', '\\', '#'], "_");
+                if name.is_empty() || name == "." || name == ".." {
+                    name = "attachment".to_string();
+                }
+                let mut unique = name.clone();
+                let mut n = 1;
+                while !used.insert(unique.clone()) {
+                    n += 1;
+                    unique = format!("{n}-{name}");
+                }
+                let path = format!("{parent}#attachment/{unique}");
+                let head = &child.bytes[..child.bytes.len().min(converters::detect::SNIFF_LEN)];
+                let file_type = converters::detect(&unique, head);
+                let size = child.bytes.len() as u64;
+                let hash = Some(content_hash(&child.bytes, size));
+                self.convert(Job {
+                    path: &path,
+                    parent: Some(parent),
+                    on_disk: None,
+                    file_type,
+                    bytes: child.bytes,
+                    size,
+                    mtime_ns,
+                    hash,
+                    depth: depth + 1,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Runs a converter on its own thread and gives up after `timeout` (the thread is left
+/// to finish on its own; its result is dropped).
+fn convert_with_timeout(
+    name: &str,
+    file_type: FileType,
+    bytes: Vec<u8>,
+    size: u64,
+    timeout: Duration,
+) -> Result<Conversion, ConvertError> {
+    let (sender, receiver) = mpsc::channel();
+    let owned_name = name.to_string();
+    let spawned = std::thread::Builder::new()
+        .name("convert".to_string())
+        .stack_size(16 * 1024 * 1024)
+        .spawn(move || {
+            let input = Input {
+                name: &owned_name,
+                bytes: &bytes,
+                size,
+                file_type,
+            };
+            let _ = sender.send(converters::convert(&input));
+        });
+    if let Err(error) = spawned {
+        return Err(ConvertError::Io(error));
+    }
+    match receiver.recv_timeout(timeout) {
+        Ok(result) => result,
+        Err(_) => Err(ConvertError::Timeout {
+            format: file_type.as_str(),
+            seconds: timeout.as_secs(),
+        }),
+    }
+}
+
+// ---- Gold import -------------------------------------------------------------------
+
+/// Indexes a file from its Gold JSON instead of converting it (the file itself is only
+/// sniffed for its type).
+pub fn convert_gold(file: &WalkedFile, entry: &crate::gold::GoldEntry) -> Converted {
+    let mut head = Vec::with_capacity(converters::detect::SNIFF_LEN);
+    if let Ok(handle) = std::fs::File::open(&file.abs_path) {
+        let _ = handle
+            .take(converters::detect::SNIFF_LEN as u64)
+            .read_to_end(&mut head);
+    }
+    let file_type = converters::detect(&file.rel_path, &head);
+    let hash = crate::gold::record_hash(&entry.hash, file.size);
+    let mut record = base_record(
+        &file.rel_path,
+        None,
+        file.size,
+        file.mtime_ns,
+        file_type,
+        Some(hash),
+    );
+    let units = crate::gold::gold_units(&entry.file);
+    tally_units(&mut record, &units);
+    record.extra.insert(
+        crate::gold::GOLD_KEY.to_string(),
+        entry.path.to_string_lossy().to_string(),
+    );
+    record
+        .extra
+        .insert(crate::gold::GOLD_HASH_KEY.to_string(), entry.hash.clone());
+    Converted {
+        record,
+        units,
+        mtime: mtime_of(file.mtime_ns),
+        children: Vec::new(),
+    }
+}

@@ -1,0 +1,85 @@
+//! What an indexing run is asked to do, and how it reports progress.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::media::AsrModel;
+
+/// Options of an indexing run.
+#[derive(Debug, Clone)]
+pub struct IndexOptions {
+    pub profile: PathBuf,
+    pub index_dir: PathBuf,
+    /// Conversion threads (default: available parallelism).
+    pub threads: usize,
+    /// Files per conversion batch.
+    pub batch_files: usize,
+    /// Commit at least this often (files are visible to a running daemon after a commit).
+    pub commit_interval: Duration,
+    /// Give up on one file's conversion after this long.
+    pub file_timeout: Duration,
+    /// Memory budget of the tantivy writer.
+    pub writer_memory: usize,
+    /// The models folder filled by `scripts/fetch-models`.
+    pub models_dir: PathBuf,
+    /// Compute dense embeddings (off: lexical only).
+    pub embed: bool,
+    /// HippoCamp Gold folder: matched files are indexed from their Gold JSON
+    /// instead of being converted (see [`crate::gold`]).
+    pub gold_dir: Option<PathBuf>,
+    /// OCR of images (PP-OCRv5) with the models of `models_dir`; skipped with a note if
+    /// they are missing.
+    pub ocr: bool,
+    /// Speech recognition of audio and video, and on-screen text of video frames (see
+    /// [`crate::media`]); skipped with a note if ffmpeg or the models are missing.
+    pub media: bool,
+    /// Give up on decoding one audio/video file after this long.
+    pub media_timeout: Duration,
+    /// The speech recogniser.
+    pub asr: AsrModel,
+    /// A user-supplied CLIP-style model folder (see [`crate::clip`]): images get an
+    /// image–text embedding.
+    pub clip_dir: Option<PathBuf>,
+}
+
+impl IndexOptions {
+    pub fn new(profile: impl Into<PathBuf>, index_dir: impl Into<PathBuf>) -> IndexOptions {
+        IndexOptions {
+            profile: profile.into(),
+            index_dir: index_dir.into(),
+            threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+            batch_files: 32,
+            commit_interval: Duration::from_secs(10),
+            file_timeout: Duration::from_secs(120),
+            writer_memory: 100_000_000,
+            models_dir: crate::embed::default_models_dir(),
+            embed: true,
+            gold_dir: None,
+            ocr: true,
+            media: true,
+            media_timeout: Duration::from_secs(600),
+            asr: AsrModel::default(),
+            clip_dir: None,
+        }
+    }
+}
+
+/// Receives progress events (the CLI draws a progress bar from them).
+pub trait Progress: Sync {
+    /// The walk is done: `to_convert` files need conversion.
+    fn planned(&self, _walked: usize, _to_convert: usize) {}
+    /// One file was converted (or failed).
+    fn file_done(&self, _path: &str) {}
+    /// A batch was committed and is now searchable.
+    fn committed(&self, _files_so_far: usize) {}
+    /// The embedding phase starts: `files` files need vectors.
+    fn embedding(&self, _files: usize) {}
+    /// One file's vectors were written.
+    fn file_embedded(&self, _path: &str) {}
+}
+
+/// A progress sink that ignores everything.
+pub struct NoProgress;
+impl Progress for NoProgress {}

@@ -1,0 +1,118 @@
+//! Content enrichment after conversion, one [`Stage`] per kind of work: text in images
+//! (OCR and visual tags), text of image-only PDF pages, and the speech and on-screen
+//! text of audio and video. The text and CLIP vectors are phases after the lexical
+//! commit (`crate::vectors`, `crate::clip`) with the same idea of staleness: a file is
+//! redone when the models its record was marked with are not the run's.
+//!
+//! Staleness has one test, [`Stages::owed`]: an indexed file that is not Gold-imported
+//! (Gold text replaces conversion, and so every stage) is converted again when any
+//! stage says it owes the file work. Adding a stage: a module implementing [`Stage`]
+//! and one line in [`Stages::new`].
+
+mod image_ocr;
+mod media;
+mod page_ocr;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use converters::FileType;
+
+use crate::converted::Converted;
+use crate::manifest::{FileRecord, FileStatus};
+use crate::media::{MediaStage, MediaSummary};
+use crate::models::{OcrSummary, SharedModels};
+use crate::options::IndexOptions;
+
+pub use image_ocr::{OCR_KEY, TAGS_KEY};
+pub use page_ocr::OCR_PENDING_KEY;
+
+/// A freshly converted file, as a stage sees it.
+pub struct StageInput<'a> {
+    pub path: &'a str,
+    /// The file on disk; `None` for attachments (their bytes only exist in memory).
+    pub on_disk: Option<&'a Path>,
+    pub file_type: FileType,
+    /// The file's bytes, for the stages that read them (images).
+    pub bytes: Option<&'a [u8]>,
+}
+
+/// One kind of enrichment.
+pub trait Stage: Send + Sync {
+    /// Short name, for logs.
+    fn name(&self) -> &'static str;
+    /// The marker recorded on the files this run's models processed (`None`: the stage
+    /// cannot run in this run, so it owes nothing).
+    fn marker(&self) -> Option<String>;
+    /// Whether an indexed, converted (not Gold-imported) file still owes this stage
+    /// work: converted while the stage was off, or with other models.
+    fn owes(&self, record: &FileRecord) -> bool;
+    /// Whether the stage works on such a file.
+    fn applies(&self, input: &StageInput<'_>) -> bool;
+    /// Enriches the file's units and records its marker.
+    fn apply(&self, input: &StageInput<'_>, converted: &mut Converted);
+}
+
+/// The stages of a run, in the order they apply.
+pub struct Stages {
+    stages: Vec<Box<dyn Stage>>,
+    models: Option<Arc<SharedModels>>,
+    media: Option<Arc<MediaStage>>,
+}
+
+impl Stages {
+    pub fn new(options: &IndexOptions) -> Stages {
+        let models = SharedModels::new(options).map(Arc::new);
+        let media = options.media.then(|| {
+            Arc::new(MediaStage::new(
+                &options.models_dir,
+                options.asr,
+                options.threads,
+                options.media_timeout,
+            ))
+        });
+        let mut stages: Vec<Box<dyn Stage>> = Vec::new();
+        if let Some(models) = &models {
+            stages.push(Box::new(image_ocr::ImageOcr::new(models.clone())));
+        }
+        stages.push(Box::new(page_ocr::PageOcr::new(models.clone())));
+        if let Some(media) = &media {
+            stages.push(Box::new(media::Media::new(media.clone(), models.clone())));
+        }
+        Stages {
+            stages,
+            models,
+            media,
+        }
+    }
+
+    /// The single staleness test: an indexed, converted file that some stage owes work.
+    pub fn owed(&self, record: &FileRecord) -> bool {
+        record.status == FileStatus::Indexed
+            && !crate::gold::is_gold(record)
+            && self.stages.iter().any(|stage| stage.owes(record))
+    }
+
+    /// Runs every stage that applies to a converted file.
+    pub fn apply(&self, input: &StageInput<'_>, converted: &mut Converted) {
+        for stage in &self.stages {
+            if stage.applies(input) {
+                tracing::trace!(stage = stage.name(), path = input.path, "stage");
+                stage.apply(input, converted);
+            }
+        }
+    }
+
+    /// Whether the stages read the bytes of such a file.
+    pub fn wants_bytes(&self, file_type: FileType) -> bool {
+        self.models.is_some() && file_type == FileType::Image
+    }
+
+    pub fn ocr_summary(&self) -> OcrSummary {
+        SharedModels::summary(self.models.as_deref())
+    }
+
+    pub fn media_summary(&self) -> MediaSummary {
+        MediaStage::summary(self.media.as_deref())
+    }
+}

@@ -1,0 +1,85 @@
+//! What an indexing run reports: files by status, failures and skipped paths, units,
+//! and one block per stage (embeddings, OCR, media, CLIP, Gold).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::media::MediaSummary;
+use crate::models::OcrSummary;
+
+/// One failed file of the summary.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Failure {
+    pub path: String,
+    /// Short category: corrupt, encrypted, empty, unsupported, too_large,
+    /// converter_bug (a converter panicked: a bug of ours, with the panic message and
+    /// location), timeout, io; or `damaged` for a file that is damaged but whose recovered units
+    /// are indexed (it counts as indexed in `FileCounts`).
+    pub category: String,
+    /// The full message.
+    pub reason: String,
+}
+
+/// File counts by status over the whole index after the run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct FileCounts {
+    pub indexed: u64,
+    pub skipped: u64,
+    pub failed: u64,
+}
+
+/// What a run did and what the index holds afterwards.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct RunSummary {
+    pub files: FileCounts,
+    pub failures: Vec<Failure>,
+    /// Paths recorded but not indexed on purpose (junk, links leaving the profile or
+    /// to folders, FIFOs and other special files), with the reason.
+    #[serde(default)]
+    pub skipped: Vec<Failure>,
+    pub units_by_kind: BTreeMap<String, u64>,
+    pub units: u64,
+    /// Files (incl. attachments) converted in this run.
+    pub converted: u64,
+    /// Files whose size and modification time were unchanged (no work).
+    pub unchanged: u64,
+    /// Files whose mtime changed but whose content hash did not.
+    pub touched: u64,
+    /// Files removed from the index because they left the profile.
+    pub removed: u64,
+    pub seconds: f64,
+    pub embedding: EmbeddingSummary,
+    /// Gold import (`--gold`): matched / unmatched / invalid Gold files.
+    #[serde(default)]
+    pub gold: crate::gold::GoldSummary,
+    /// OCR of images in this run.
+    #[serde(default)]
+    pub ocr: OcrSummary,
+    /// Speech and on-screen text of audio and video in this run.
+    #[serde(default)]
+    pub media: MediaSummary,
+    /// CLIP image embeddings (`--clip`).
+    #[serde(default)]
+    pub clip: crate::clip::ClipSummary,
+}
+
+/// What the embedding phase did.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct EmbeddingSummary {
+    /// `done`, `skipped` (no models: lexical only) or `failed`.
+    pub status: String,
+    /// Why it was skipped or failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    pub model: String,
+    /// Files whose vectors were (re)computed in this run.
+    pub files: u64,
+    /// Units run through the model in this run.
+    pub units_embedded: u64,
+    /// Units whose vector was reused because their text was unchanged.
+    pub units_reused: u64,
+    /// Units with a vector / units in the index, after the run.
+    pub coverage: f64,
+    pub seconds: f64,
+}

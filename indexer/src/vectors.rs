@@ -1,0 +1,125 @@
+//! The text-vector phase: after the lexical commit, every indexed file whose vectors are
+//! missing or were computed for other content gets them (unit `title + text` through
+//! the text encoder, batched across files), reusing the vector of any unchanged text;
+//! each file's vectors are written in one transaction, so an interrupted phase resumes.
+
+use tantivy::Index;
+
+use crate::error::IndexError;
+use crate::manifest::Manifest;
+use crate::options::Progress;
+use crate::schema::Fields;
+use crate::summary::EmbeddingSummary;
+
+/// Texts embedded per model call (across files).
+const EMBED_BATCH: usize = 64;
+
+struct FileVectors {
+    path: String,
+    file_id: String,
+    hash: String,
+    /// `(unit_id, text_hash, vector bytes)`; `None` bytes wait for the model.
+    rows: Vec<(String, String, Option<Vec<u8>>)>,
+    /// Texts to embed, with their row index.
+    todo: Vec<(usize, String)>,
+}
+
+/// Computes the missing vectors of every indexed file whose vectors are missing or
+/// stale, reusing vectors of unchanged texts; each file is written in one transaction.
+pub fn embed_phase(
+    index: &Index,
+    fields: &Fields,
+    manifest: &mut Manifest,
+    encoder: &mut crate::embed::TextEncoder,
+    todo: Vec<(String, String, String)>,
+    progress: &dyn Progress,
+) -> Result<EmbeddingSummary, IndexError> {
+    use crate::embed::{embedding_text, text_hash};
+    let mut summary = EmbeddingSummary {
+        status: "done".to_string(),
+        ..EmbeddingSummary::default()
+    };
+    progress.embedding(todo.len());
+    if todo.is_empty() {
+        return Ok(summary);
+    }
+    let reader = index.reader()?;
+    let searcher = reader.searcher();
+    let mut group: Vec<FileVectors> = Vec::new();
+    let mut group_texts = 0usize;
+    for (path, file_id, hash) in todo {
+        let units = crate::store::units_of_file(&searcher, fields, &file_id)?;
+        let existing = manifest.vectors_of_file(&file_id)?;
+        let mut file = FileVectors {
+            path,
+            file_id,
+            hash,
+            rows: Vec::new(),
+            todo: Vec::new(),
+        };
+        for unit in units {
+            let text = embedding_text(&unit.title, &unit.text);
+            let hash = text_hash(&text);
+            let reused = match existing.get(&unit.unit_id) {
+                Some((old_hash, bytes)) if *old_hash == hash => Some(bytes.clone()),
+                _ => manifest.vector_for_text(&hash)?,
+            };
+            if reused.is_some() {
+                summary.units_reused += 1;
+            } else {
+                file.todo.push((file.rows.len(), text));
+            }
+            file.rows.push((unit.unit_id, hash, reused));
+        }
+        group_texts += file.todo.len();
+        group.push(file);
+        if group_texts >= EMBED_BATCH {
+            flush_group(&mut group, encoder, manifest, progress, &mut summary)?;
+            group_texts = 0;
+        }
+    }
+    flush_group(&mut group, encoder, manifest, progress, &mut summary)?;
+    Ok(summary)
+}
+
+fn flush_group(
+    group: &mut Vec<FileVectors>,
+    encoder: &mut crate::embed::TextEncoder,
+    manifest: &mut Manifest,
+    progress: &dyn Progress,
+    summary: &mut EmbeddingSummary,
+) -> Result<(), IndexError> {
+    let texts: Vec<String> = group
+        .iter()
+        .flat_map(|f| f.todo.iter().map(|(_, t)| t.clone()))
+        .collect();
+    let vectors = match encoder.embed(&texts) {
+        Ok(vectors) => vectors,
+        Err(error) => {
+            // A model failure is not a per-file problem: stop embedding, keep what is done.
+            tracing::error!(%error, "embedding failed");
+            summary.status = "failed".to_string();
+            summary.message = Some(error.to_string());
+            group.clear();
+            return Ok(());
+        }
+    };
+    let mut next = vectors.into_iter();
+    for mut file in group.drain(..) {
+        for (row, _) in &file.todo {
+            if let Some(vector) = next.next() {
+                file.rows[*row].2 = Some(crate::embed::to_bytes(&vector));
+            }
+        }
+        summary.units_embedded += file.todo.len() as u64;
+        let rows: Vec<(String, String, Vec<u8>)> = file
+            .rows
+            .into_iter()
+            .filter_map(|(unit_id, hash, bytes)| Some((unit_id, hash, bytes?)))
+            .collect();
+        manifest.replace_file_vectors(&file.path, &file.file_id, &file.hash, &rows)?;
+        summary.files += 1;
+        progress.file_embedded(&file.path);
+    }
+    Ok(())
+}
