@@ -6,7 +6,6 @@ pub mod clip;
 pub mod dense;
 pub mod engine;
 pub mod error;
-pub mod eval;
 pub mod fusion;
 pub mod grpc;
 pub mod guard;

@@ -156,7 +156,7 @@ fn routes_and_commands_answer_in_hippocamp_shapes() {
             let on_disk = metadata["file_info"]["file_path"].as_str().unwrap();
             assert!(root.join(on_disk).is_file(), "{on_disk} is not a file");
         }
-        let ours = searchd::eval::files_from_retrieve_reply(&reply);
+        let ours = eval::files_from_retrieve_reply(&reply);
         assert!(!ours.is_empty(), "{query}: {reply}");
         assert_eq!(hippocamp_file_list(&reply), ours, "{query}");
     }

@@ -1,12 +1,14 @@
 //! Running the binaries and talking to the daemon.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use dentate_proto::v1::dentate_client::DentateClient;
+use eval::HttpClient;
 use serde_json::Value;
 use tonic::transport::Channel;
 
@@ -179,7 +181,8 @@ fn parse_listening(line: &str) -> Option<(SocketAddr, SocketAddr)> {
     Some((grpc?, http?))
 }
 
-/// A minimal HTTP/1.0 client (one request per connection), enough for JSON APIs.
+/// An HTTP request to the daemon (the `eval` crate's client); the reply parsed as JSON,
+/// or as a JSON string when it is not JSON.
 pub fn http_request(
     addr: SocketAddr,
     method: &str,
@@ -206,29 +209,16 @@ pub fn url_path(path: &str) -> String {
 
 /// Like [`http_request`], returning the raw body bytes.
 pub fn http_raw(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Vec<u8>) {
-    let mut stream = TcpStream::connect(addr).expect("connect HTTP");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .expect("timeout");
-    let body = body.unwrap_or("");
-    let request = format!(
-        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).expect("send");
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).expect("read response");
-    let split = response
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("HTTP head");
-    let head = String::from_utf8_lossy(&response[..split]);
-    let status: u16 = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("status code");
-    (status, response[split + 4..].to_vec())
+    static CLIENT: OnceLock<HttpClient> = OnceLock::new();
+    let client = CLIENT.get_or_init(|| HttpClient::new(None, Some(Duration::from_secs(30))));
+    let reply = client
+        .request(
+            method,
+            &format!("http://{addr}{path}"),
+            body.map(str::as_bytes),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    (reply.status, reply.body)
 }
 
 /// Polls `check` until it returns true or `timeout` passes.

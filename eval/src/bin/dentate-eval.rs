@@ -1,9 +1,9 @@
 //! `dentate-eval --questions QA.json [--grpc ADDR | --http URL] [--k 10] [--mode M]`:
 //! evaluate retrieval quality on HippoCamp annotation JSON against a running daemon.
-//! The metrics are in `searchd::eval`; this binary only reads, queries and prints.
+//! The metrics and the HTTP client are in the `eval` library; this binary only reads,
+//! queries and prints.
 
-use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -11,9 +11,9 @@ use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
 use dentate_proto::v1::dentate_client::DentateClient;
 use dentate_proto::v1::{SearchMode, SearchRequest};
-use searchd::eval::{
+use eval::{
     build_report, files_from_grpc, files_from_http_reply, misses_json, misses_table,
-    parse_questions, score_question, QuestionResult, RetrievedFile,
+    parse_questions, score_question, HttpClient, QuestionResult, RetrievedFile,
 };
 use serde_json::{json, Value};
 use tonic::transport::{Channel, Endpoint};
@@ -80,9 +80,11 @@ struct Cli {
     limit: Option<usize>,
 }
 
-/// A tiny HTTP/1.0 client for `POST {base}/api/search`.
+/// `POST {base}/api/search` over the shared HTTP client.
 struct HttpTarget {
-    host_port: String,
+    client: HttpClient,
+    /// `http://host:port` followed by the base path.
+    base_url: String,
     base_path: String,
 }
 
@@ -107,52 +109,27 @@ impl HttpTarget {
         } else {
             format!("{host_port}:80")
         };
+        let base_path = if path == "/" { String::new() } else { path };
         Ok(HttpTarget {
-            host_port,
-            base_path: if path == "/" { String::new() } else { path },
+            client: HttpClient::new(Some(Duration::from_secs(5)), Some(Duration::from_secs(120))),
+            base_url: format!("http://{host_port}{base_path}"),
+            base_path,
         })
     }
 
     fn post(&self, path: &str, body: &str) -> anyhow::Result<Value> {
-        let addr = self
-            .host_port
-            .to_socket_addrs()
-            .with_context(|| format!("cannot resolve {}", self.host_port))?
-            .next()
-            .with_context(|| format!("{} resolves to no address", self.host_port))?;
-        let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5))
-            .with_context(|| format!("daemon unreachable at http://{}", self.host_port))?;
-        stream.set_read_timeout(Some(Duration::from_secs(120)))?;
-        let request = format!(
-            "POST {}{path} HTTP/1.0\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            self.base_path,
-            self.host_port,
-            body.len()
-        );
-        stream
-            .write_all(request.as_bytes())
-            .context("cannot send the HTTP request")?;
-        let mut response = Vec::new();
-        stream
-            .read_to_end(&mut response)
-            .context("cannot read the HTTP reply")?;
-        let text = String::from_utf8_lossy(&response);
-        let (head, payload) = text
-            .split_once("\r\n\r\n")
-            .context("malformed HTTP reply (no header end)")?;
-        let status: u16 = head
-            .split_whitespace()
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .context("malformed HTTP reply (no status code)")?;
-        if status != 200 {
+        let reply = self
+            .client
+            .post_json(&format!("{}{path}", self.base_url), body)?;
+        if reply.status != 200 {
             bail!(
-                "HTTP {status} from {}{path}: {}",
+                "HTTP {} from {}{path}: {}",
+                reply.status,
                 self.base_path,
-                payload.trim()
+                reply.text().trim()
             );
         }
-        serde_json::from_str(payload).context("the HTTP reply is not JSON")
+        Ok(reply.json()?)
     }
 }
 
