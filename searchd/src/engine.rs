@@ -6,9 +6,8 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use globset::GlobBuilder;
 use index::manifest::ManifestTotals;
-use index::{FileRecord, FileStatus, IndexHandle, Manifest, StoredUnit};
+use index::{FileRecord, IndexHandle, Manifest, StoredUnit};
 use serde::Serialize;
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{EnableScoring, Query, Scorer, TermQuery};
@@ -16,21 +15,16 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, DocSet, Order, Searcher, TantivyDocument, Term};
 
-use crate::dense::Dense;
 use index::api::{UnitFilter, VectorSearch, VectorSpace};
 use index::embedded::{address_of_unit, EmbeddedVectors};
+
+use crate::dense::Dense;
 
 use crate::error::SearchError;
 use crate::fusion::Signals;
 use crate::guard::PathGuard;
-use crate::planner::{
-    factors, folder_of, is_first_person, people_in, Factors, UnitFacts, DOWNLOADED_FACTOR,
-    PEOPLE_BOOST,
-};
+use crate::planner::{folder_of, people_in, Factors, PEOPLE_BOOST};
 use crate::query::{full_query, lexical_query, people_query, LexicalQuery, Mode, SearchParams};
-use crate::timeline::{
-    group, local_time, TimelineOutcome, TimelineParams, TimelineUnit, MAX_TIMELINE_UNITS,
-};
 
 /// One ranked unit.
 #[derive(Debug, Clone, Serialize)]
@@ -88,13 +82,13 @@ pub struct StatsOutcome {
 
 /// One ranked unit: its (fused) score, address, and where it came from.
 #[derive(Debug, Clone, Copy)]
-struct RankedHit {
-    score: f32,
-    address: DocAddress,
+pub(crate) struct RankedHit {
+    pub(crate) score: f32,
+    pub(crate) address: DocAddress,
     /// Set when more than one retriever ran.
-    fusion: Option<Signals>,
+    pub(crate) fusion: Option<Signals>,
     /// Planner priors applied to the score.
-    factors: Option<Factors>,
+    pub(crate) factors: Option<Factors>,
 }
 
 /// Ranked units with what produced them.
@@ -123,11 +117,11 @@ pub struct Engine {
 }
 
 /// Snippet length in characters.
-const SNIPPET_CHARS: usize = 240;
+pub(crate) const SNIPPET_CHARS: usize = 240;
 /// Candidates each retriever contributes before fusion.
 const FUSION_DEPTH: usize = 200;
 /// Candidates the planner's priors look at.
-const PRIOR_DEPTH: usize = 300;
+pub(crate) const PRIOR_DEPTH: usize = 300;
 
 impl Engine {
     /// Opens an index for lexical search only.
@@ -189,11 +183,11 @@ impl Engine {
     }
 
     /// Checks, for one request, that the paths it returns lie inside the profile root.
-    fn guard(&self) -> PathGuard {
+    pub(crate) fn guard(&self) -> PathGuard {
         PathGuard::new(Path::new(&self.handle.info.profile_root))
     }
 
-    fn with_manifest<T>(
+    pub(crate) fn with_manifest<T>(
         &self,
         f: impl FnOnce(&Manifest) -> Result<T, index::IndexError>,
     ) -> Result<T, SearchError> {
@@ -354,103 +348,6 @@ impl Engine {
         })
     }
 
-    /// The "now" of the profile: the request's reference time, else the newest content
-    /// time in the index (capped at the real now).
-    fn reference_time(
-        &self,
-        searcher: &Searcher,
-        reference_time: Option<i64>,
-    ) -> Result<chrono::NaiveDateTime, SearchError> {
-        let now = chrono::Utc::now().timestamp();
-        let seconds = match reference_time {
-            Some(t) => t,
-            None => {
-                let newest = searcher.search(
-                    &tantivy::query::AllQuery,
-                    &TopDocs::with_limit(1).order_by_fast_field::<i64>("content_time", Order::Desc),
-                )?;
-                newest.first().and_then(|(t, _)| *t).unwrap_or(now).min(now)
-            }
-        };
-        Ok(chrono::DateTime::from_timestamp(seconds, 0)
-            .unwrap_or_default()
-            .naive_utc())
-    }
-
-    /// Applies the planner's priors to the best candidates, re-sorts, and keeps `limit`.
-    fn apply_priors(
-        &self,
-        searcher: &Searcher,
-        params: &SearchParams,
-        mut hits: Vec<RankedHit>,
-        limit: usize,
-        notes: &mut Vec<String>,
-    ) -> Result<Vec<RankedHit>, SearchError> {
-        let switches = params.planner;
-        let intent =
-            if switches.time {
-                let reference = self.reference_time(searcher, params.reference_time)?;
-                let mut intent = crate::timeparse::parse(&params.query, reference);
-                if intent.range.is_some()
-                    && (params.time_start.is_some() || params.time_end.is_some())
-                {
-                    // An explicit content_time range in the request overrides the dates
-                    // read from the query text.
-                    intent.range = None;
-                    notes.push(
-                        "time: the request's content_time range overrides the query's dates"
-                            .to_string(),
-                    );
-                }
-                if !intent.is_empty() || intent.recurring {
-                    notes.push(format!(
-                    "time: {:?} (reference {}) → range {}, weekdays {:?}, hours {:?}, routine {}",
-                    intent.phrases,
-                    reference.date(),
-                    intent.range.map(|(a, b)| format!("{a}..{b}")).unwrap_or_else(|| "none".into()),
-                    intent.weekdays,
-                    intent.hours,
-                    intent.recurring
-                ));
-                }
-                intent
-            } else {
-                notes.push("time: off".to_string());
-                crate::timeparse::TimeIntent::default()
-            };
-        let first_person = switches.whose && is_first_person(&params.query);
-        if first_person {
-            notes.push(format!("whose: first-person question; documents in a Downloads folder ×{DOWNLOADED_FACTOR}"));
-        } else if !switches.whose {
-            notes.push("whose: off".to_string());
-        }
-        if intent.is_empty() && !intent.recurring && !first_person {
-            hits.truncate(limit);
-            return Ok(hits);
-        }
-        let fields = &self.handle.fields;
-        for hit in hits.iter_mut().take(PRIOR_DEPTH) {
-            let doc: TantivyDocument = searcher.doc(hit.address)?;
-            let unit = StoredUnit::from_doc(fields, &doc);
-            let facts = UnitFacts {
-                path: &unit.path,
-                modality: &unit.modality,
-                kind: &unit.kind,
-                content_time: &unit.content_time_text,
-                weekdays: unit.fields.get("weekdays").map(String::as_str),
-                time_of_day: unit.fields.get("time_of_day").map(String::as_str),
-                date_end: unit.fields.get("date_end").map(String::as_str),
-                recurring: unit.fields.contains_key("rrule"),
-            };
-            let factors = factors(&facts, &intent, first_person, switches);
-            hit.score *= factors.total();
-            hit.factors = Some(factors);
-        }
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score));
-        hits.truncate(limit);
-        Ok(hits)
-    }
-
     /// CLIP image hits resolved to index documents: `(address, cosine)`, best first.
     fn image_candidates(
         &self,
@@ -563,7 +460,7 @@ impl Engine {
         })
     }
 
-    fn snippet_generator(
+    pub(crate) fn snippet_generator(
         &self,
         searcher: &Searcher,
         lexical: Option<&LexicalQuery>,
@@ -795,189 +692,6 @@ impl Engine {
         Ok(out)
     }
 
-    /// Files and units in a time range, grouped by local day, folder and file.
-    pub fn timeline(&self, params: TimelineParams) -> Result<TimelineOutcome, SearchError> {
-        use std::ops::Bound;
-        use tantivy::query::{BooleanQuery, Occur, RangeQuery};
-        /// Slack around a wall-clock range: the widest UTC offsets.
-        const ZONE_SLACK: i64 = 14 * 3600;
-        let started = Instant::now();
-        let fields = &self.handle.fields;
-        let searcher = self.handle.reader.searcher();
-        let mut notes = Vec::new();
-        let when = params
-            .when
-            .as_deref()
-            .map(str::trim)
-            .filter(|w| !w.is_empty());
-        let has_bounds = params.start.is_some() || params.end.is_some();
-        let (wall, lower, upper, range_text) = match (when, has_bounds) {
-            (Some(_), true) => {
-                return Err(SearchError::invalid(
-                    "give either start/end or when, not both",
-                ))
-            }
-            (None, false) => {
-                return Err(SearchError::invalid(
-                    "give a time range: start and end (Unix seconds) or when (e.g. \"last week\")",
-                ))
-            }
-            (Some(when), false) => {
-                let reference = self.reference_time(&searcher, params.reference_time)?;
-                let intent = crate::timeparse::parse(when, reference);
-                let Some((a, b)) = intent.range else {
-                    return Err(SearchError::invalid(format!(
-                        "no date range understood in {when:?} (try \"last week\", \"the week of 6 October\", \"March 2024\")"
-                    )));
-                };
-                notes.push(format!(
-                    "when: {:?} (reference {}) → {a}..{b} (local wall clock)",
-                    intent.phrases,
-                    reference.date()
-                ));
-                (
-                    Some((a, b)),
-                    Bound::Included(a.and_utc().timestamp() - ZONE_SLACK),
-                    Bound::Excluded(b.and_utc().timestamp() + ZONE_SLACK),
-                    format!("{a}..{b}"),
-                )
-            }
-            (None, true) => {
-                if let (Some(a), Some(b)) = (params.start, params.end) {
-                    if a >= b {
-                        return Err(SearchError::invalid("time range is empty (start >= end)"));
-                    }
-                }
-                let text = |t: Option<i64>| {
-                    t.and_then(|t| chrono::DateTime::from_timestamp(t, 0))
-                        .map(|t| t.to_rfc3339())
-                        .unwrap_or_default()
-                };
-                (
-                    None,
-                    params.start.map_or(Bound::Unbounded, Bound::Included),
-                    params.end.map_or(Bound::Unbounded, Bound::Excluded),
-                    format!("{}..{}", text(params.start), text(params.end)),
-                )
-            }
-        };
-        let range: Box<dyn Query> = Box::new(RangeQuery::new(
-            lower.map(|t| Term::from_field_i64(fields.content_time, t)),
-            upper.map(|t| Term::from_field_i64(fields.content_time, t)),
-        ));
-        let lexical = if params.query.trim().is_empty() {
-            None
-        } else {
-            let lexical = lexical_query(fields, &params.query).ok_or_else(|| {
-                SearchError::invalid(
-                    "query has no searchable terms (only stop words or punctuation)",
-                )
-            })?;
-            notes.push(format!("terms: {}", lexical.terms.join(" ")));
-            Some(lexical)
-        };
-        let query: Box<dyn Query> = match &lexical {
-            Some(lexical) => Box::new(BooleanQuery::new(vec![
-                (Occur::Must, lexical.combined.box_clone()),
-                (Occur::Must, range),
-            ])),
-            None => range,
-        };
-        let max = match params.max_units {
-            0 => MAX_TIMELINE_UNITS,
-            n => n.min(MAX_TIMELINE_UNITS),
-        };
-        let (hits, count) = searcher.search(
-            &query,
-            &(
-                TopDocs::with_limit(max).order_by_fast_field::<i64>("content_time", Order::Asc),
-                Count,
-            ),
-        )?;
-        let scanned = hits.len() as u64;
-        let truncated = count > hits.len();
-        if truncated {
-            notes.push(format!(
-                "truncated: {count} units in the window, the earliest {scanned} scanned"
-            ));
-        }
-        let mut titles: HashMap<String, String> = HashMap::new();
-        let mut units = Vec::new();
-        let mut guard = self.guard();
-        let mut allowed: HashMap<String, bool> = HashMap::new();
-        for (_, address) in hits {
-            let doc: TantivyDocument = searcher.doc(address)?;
-            let unit = StoredUnit::from_doc(fields, &doc);
-            let inside = *allowed
-                .entry(unit.file_id.clone())
-                .or_insert_with(|| guard.allows(&unit.path));
-            if !inside {
-                continue;
-            }
-            let local = local_time(&unit.content_time_text, unit.content_time);
-            if let Some((a, b)) = wall {
-                if !(a..b).contains(&local) {
-                    continue;
-                }
-            }
-            let title = match titles.get(&unit.file_id) {
-                Some(title) => title.clone(),
-                None => {
-                    let record = self.with_manifest(|m| m.get_by_file_id(&unit.file_id))?;
-                    let title = record
-                        .and_then(|r| r.title.clone().filter(|t| !t.is_empty()))
-                        .or_else(|| (!unit.title.is_empty()).then(|| unit.title.clone()))
-                        .unwrap_or_else(|| {
-                            unit.path
-                                .rsplit(['/', '#'])
-                                .next()
-                                .unwrap_or(&unit.path)
-                                .to_string()
-                        });
-                    titles.insert(unit.file_id.clone(), title.clone());
-                    title
-                }
-            };
-            units.push(TimelineUnit {
-                unit_id: unit.unit_id,
-                path: unit.path,
-                title,
-                kind: unit.kind,
-                ordinal: unit.ordinal,
-                locator: unit.locator,
-                content_time: unit.content_time_text,
-                local,
-                snippet: String::new(),
-                text: unit.text,
-            });
-        }
-        let matched = units.len() as u64;
-        let mut days = group(units);
-        let snippets = self.snippet_generator(&searcher, lexical.as_ref());
-        for file in days
-            .iter_mut()
-            .flat_map(|d| d.folders.iter_mut())
-            .flat_map(|f| f.files.iter_mut())
-        {
-            let first = &mut file.first;
-            first.snippet = snippets
-                .as_ref()
-                .map(|g| g.snippet(&first.text))
-                .filter(|s| !s.is_empty())
-                .map(|s| s.to_html())
-                .unwrap_or_else(|| html_escape(&truncate_chars(&first.text, SNIPPET_CHARS)));
-        }
-        Ok(TimelineOutcome {
-            days,
-            range: range_text,
-            units_scanned: scanned,
-            units_matched: matched,
-            truncated,
-            took_ms: started.elapsed().as_secs_f64() * 1000.0,
-            notes,
-        })
-    }
-
     fn file_id_of(&self, searcher: &Searcher, address: DocAddress) -> Result<String, SearchError> {
         let segment = searcher.segment_reader(address.segment_ord);
         let column = segment.fast_fields().str("file_id")?;
@@ -992,122 +706,6 @@ impl Engine {
         }
         let doc: TantivyDocument = searcher.doc(address)?;
         Ok(StoredUnit::from_doc(&self.handle.fields, &doc).file_id)
-    }
-
-    /// Files whose relative path matches a glob (`*` stays within a folder, `**` crosses
-    /// folders; a pattern without `/` also matches file names anywhere).
-    pub fn list_files(
-        &self,
-        pattern: &str,
-        limit: usize,
-        include_failed: bool,
-    ) -> Result<ListOutcome, SearchError> {
-        let pattern = pattern.trim();
-        let matcher = if pattern.is_empty() {
-            None
-        } else {
-            Some(
-                GlobBuilder::new(pattern)
-                    .literal_separator(true)
-                    .build()
-                    .map_err(|e| SearchError::invalid(format!("bad glob {pattern:?}: {e}")))?
-                    .compile_matcher(),
-            )
-        };
-        let name_only = !pattern.contains('/');
-        let limit = if limit == 0 { 1000 } else { limit.min(100_000) };
-        let all = self.with_manifest(|m| m.all())?;
-        let mut files = Vec::new();
-        let mut truncated = false;
-        let mut guard = self.guard();
-        for record in all {
-            if !include_failed && record.status != FileStatus::Indexed {
-                continue;
-            }
-            // Skipped entries (a link that leaves the profile) are listed by name only:
-            // they were never read. Anything with content must lie inside the root.
-            if record.status != FileStatus::Skipped && !guard.allows(&record.path) {
-                continue;
-            }
-            let matches = match &matcher {
-                None => true,
-                Some(m) => m.is_match(&record.path) || (name_only && m.is_match(record.name())),
-            };
-            if matches {
-                if files.len() == limit {
-                    truncated = true;
-                    break;
-                }
-                files.push(record);
-            }
-        }
-        Ok(ListOutcome { files, truncated })
-    }
-
-    /// The manifest record of one file (indexed, failed or skipped).
-    pub fn metadata(&self, path: &str) -> Result<FileRecord, SearchError> {
-        let path = normalize_path(path)?;
-        let record = self
-            .with_manifest(|m| m.get(&path))?
-            .ok_or_else(|| SearchError::NotFound(format!("no file {path:?} in the index")))?;
-        if record.status != FileStatus::Skipped && !self.guard().allows(&record.path) {
-            return Err(SearchError::invalid(format!(
-                "{path:?} resolves outside the profile root"
-            )));
-        }
-        Ok(record)
-    }
-
-    /// The absolute path of an indexed file's original bytes, guaranteed to lie inside
-    /// the profile root (symlinks resolved). Attachments have no file of their own.
-    pub fn original_path(&self, path: &str) -> Result<std::path::PathBuf, SearchError> {
-        let record = self.metadata(path)?;
-        if record.parent_path.is_some() {
-            return Err(SearchError::NotFound(format!(
-                "{:?} is an attachment; its bytes are inside {:?}",
-                record.path,
-                record.parent_path.unwrap_or_default()
-            )));
-        }
-        let root = std::path::Path::new(&self.handle.info.profile_root);
-        let canonical_root = root
-            .canonicalize()
-            .map_err(|e| SearchError::NotFound(format!("profile root is not readable: {e}")))?;
-        let resolved = root.join(&record.path).canonicalize().map_err(|e| {
-            SearchError::NotFound(format!("{:?} is no longer readable: {e}", record.path))
-        })?;
-        if !resolved.starts_with(&canonical_root) {
-            return Err(SearchError::invalid(format!(
-                "{:?} resolves outside the profile root",
-                record.path
-            )));
-        }
-        Ok(resolved)
-    }
-
-    /// A file's record and all its units in order.
-    pub fn text(&self, path: &str) -> Result<(FileRecord, Vec<StoredUnit>), SearchError> {
-        let record = self.metadata(path)?;
-        let units = self.handle.units_of_file(&record.file_id)?;
-        Ok((record, units))
-    }
-
-    pub fn stats(&self) -> Result<StatsOutcome, SearchError> {
-        let (totals, last_commit, (with_vectors, units)) = self.with_manifest(|m| {
-            Ok((m.totals()?, m.info("last_commit")?, m.embedding_coverage()?))
-        })?;
-        Ok(StatsOutcome {
-            totals,
-            profile_root: self.handle.info.profile_root.clone(),
-            index_dir: self.handle.layout.root.display().to_string(),
-            last_commit,
-            embedding_coverage: if units == 0 {
-                1.0
-            } else {
-                with_vectors as f64 / units as f64
-            },
-            dense_status: self.dense_problem.clone(),
-        })
     }
 }
 
@@ -1137,42 +735,7 @@ fn signal_scores(
     Ok(out)
 }
 
-/// Normalises a client-supplied relative path; rejects absolute paths and `..`.
-pub fn normalize_path(path: &str) -> Result<String, SearchError> {
-    let trimmed = path.trim();
-    if trimmed.is_empty() {
-        return Err(SearchError::invalid("path is empty"));
-    }
-    if trimmed.starts_with('/') || trimmed.starts_with('\\') || trimmed.contains(":\\") {
-        return Err(SearchError::invalid(format!(
-            "path {trimmed:?} must be relative to the profile root"
-        )));
-    }
-    let (file_part, attachment) = match trimmed.split_once('#') {
-        Some((file, rest)) => (file, Some(rest)),
-        None => (trimmed, None),
-    };
-    let mut parts = Vec::new();
-    for part in file_part.split(['/', '\\']) {
-        match part {
-            "" | "." => continue,
-            ".." => {
-                return Err(SearchError::invalid(format!(
-                    "path {trimmed:?} must not contain \"..\""
-                )))
-            }
-            other => parts.push(other),
-        }
-    }
-    let mut normal = parts.join("/");
-    if let Some(rest) = attachment {
-        normal.push('#');
-        normal.push_str(rest);
-    }
-    Ok(normal)
-}
-
-fn truncate_chars(text: &str, max: usize) -> String {
+pub(crate) fn truncate_chars(text: &str, max: usize) -> String {
     let mut out: String = text.chars().take(max).collect();
     if text.chars().count() > max {
         out.push('…');
@@ -1180,27 +743,8 @@ fn truncate_chars(text: &str, max: usize) -> String {
     out
 }
 
-fn html_escape(text: &str) -> String {
+pub(crate) fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_are_normalised_and_escapes_rejected() {
-        assert_eq!(normalize_path("a//b/./c.pdf").unwrap(), "a/b/c.pdf");
-        assert_eq!(
-            normalize_path("Mail/x.eml#attachment/r.pdf").unwrap(),
-            "Mail/x.eml#attachment/r.pdf"
-        );
-        assert!(normalize_path("../etc/passwd").is_err());
-        assert!(normalize_path("a/../../b").is_err());
-        assert!(normalize_path("/etc/passwd").is_err());
-        assert!(normalize_path("C:\\Windows").is_err());
-        assert!(normalize_path("").is_err());
-    }
 }

@@ -6,7 +6,18 @@ use chrono::{DateTime, NaiveDateTime};
 use converters::Locator;
 use serde::Serialize;
 
+use std::collections::HashMap;
+use std::time::Instant;
+
+use index::StoredUnit;
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::Query;
+use tantivy::{Order, TantivyDocument, Term};
+
+use crate::engine::{html_escape, truncate_chars, Engine, SNIPPET_CHARS};
+use crate::error::SearchError;
 use crate::planner::folder_of;
+use crate::query::lexical_query;
 
 /// Units a timeline scans at most.
 pub const MAX_TIMELINE_UNITS: usize = 5000;
@@ -136,6 +147,191 @@ pub fn group(mut units: Vec<TimelineUnit>) -> Vec<TimelineDay> {
         }
     }
     days
+}
+
+impl Engine {
+    /// Files and units in a time range, grouped by local day, folder and file.
+    pub fn timeline(&self, params: TimelineParams) -> Result<TimelineOutcome, SearchError> {
+        use std::ops::Bound;
+        use tantivy::query::{BooleanQuery, Occur, RangeQuery};
+        /// Slack around a wall-clock range: the widest UTC offsets.
+        const ZONE_SLACK: i64 = 14 * 3600;
+        let started = Instant::now();
+        let fields = &self.handle().fields;
+        let searcher = self.handle().reader.searcher();
+        let mut notes = Vec::new();
+        let when = params
+            .when
+            .as_deref()
+            .map(str::trim)
+            .filter(|w| !w.is_empty());
+        let has_bounds = params.start.is_some() || params.end.is_some();
+        let (wall, lower, upper, range_text) = match (when, has_bounds) {
+            (Some(_), true) => {
+                return Err(SearchError::invalid(
+                    "give either start/end or when, not both",
+                ))
+            }
+            (None, false) => {
+                return Err(SearchError::invalid(
+                    "give a time range: start and end (Unix seconds) or when (e.g. \"last week\")",
+                ))
+            }
+            (Some(when), false) => {
+                let reference = self.reference_time(&searcher, params.reference_time)?;
+                let intent = crate::timeparse::parse(when, reference);
+                let Some((a, b)) = intent.range else {
+                    return Err(SearchError::invalid(format!(
+                        "no date range understood in {when:?} (try \"last week\", \"the week of 6 October\", \"March 2024\")"
+                    )));
+                };
+                notes.push(format!(
+                    "when: {:?} (reference {}) → {a}..{b} (local wall clock)",
+                    intent.phrases,
+                    reference.date()
+                ));
+                (
+                    Some((a, b)),
+                    Bound::Included(a.and_utc().timestamp() - ZONE_SLACK),
+                    Bound::Excluded(b.and_utc().timestamp() + ZONE_SLACK),
+                    format!("{a}..{b}"),
+                )
+            }
+            (None, true) => {
+                if let (Some(a), Some(b)) = (params.start, params.end) {
+                    if a >= b {
+                        return Err(SearchError::invalid("time range is empty (start >= end)"));
+                    }
+                }
+                let text = |t: Option<i64>| {
+                    t.and_then(|t| chrono::DateTime::from_timestamp(t, 0))
+                        .map(|t| t.to_rfc3339())
+                        .unwrap_or_default()
+                };
+                (
+                    None,
+                    params.start.map_or(Bound::Unbounded, Bound::Included),
+                    params.end.map_or(Bound::Unbounded, Bound::Excluded),
+                    format!("{}..{}", text(params.start), text(params.end)),
+                )
+            }
+        };
+        let range: Box<dyn Query> = Box::new(RangeQuery::new(
+            lower.map(|t| Term::from_field_i64(fields.content_time, t)),
+            upper.map(|t| Term::from_field_i64(fields.content_time, t)),
+        ));
+        let lexical = if params.query.trim().is_empty() {
+            None
+        } else {
+            let lexical = lexical_query(fields, &params.query).ok_or_else(|| {
+                SearchError::invalid(
+                    "query has no searchable terms (only stop words or punctuation)",
+                )
+            })?;
+            notes.push(format!("terms: {}", lexical.terms.join(" ")));
+            Some(lexical)
+        };
+        let query: Box<dyn Query> = match &lexical {
+            Some(lexical) => Box::new(BooleanQuery::new(vec![
+                (Occur::Must, lexical.combined.box_clone()),
+                (Occur::Must, range),
+            ])),
+            None => range,
+        };
+        let max = match params.max_units {
+            0 => MAX_TIMELINE_UNITS,
+            n => n.min(MAX_TIMELINE_UNITS),
+        };
+        let (hits, count) = searcher.search(
+            &query,
+            &(
+                TopDocs::with_limit(max).order_by_fast_field::<i64>("content_time", Order::Asc),
+                Count,
+            ),
+        )?;
+        let scanned = hits.len() as u64;
+        let truncated = count > hits.len();
+        if truncated {
+            notes.push(format!(
+                "truncated: {count} units in the window, the earliest {scanned} scanned"
+            ));
+        }
+        let mut titles: HashMap<String, String> = HashMap::new();
+        let mut units = Vec::new();
+        let mut guard = self.guard();
+        let mut allowed: HashMap<String, bool> = HashMap::new();
+        for (_, address) in hits {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let unit = StoredUnit::from_doc(fields, &doc);
+            let inside = *allowed
+                .entry(unit.file_id.clone())
+                .or_insert_with(|| guard.allows(&unit.path));
+            if !inside {
+                continue;
+            }
+            let local = local_time(&unit.content_time_text, unit.content_time);
+            if let Some((a, b)) = wall {
+                if !(a..b).contains(&local) {
+                    continue;
+                }
+            }
+            let title = match titles.get(&unit.file_id) {
+                Some(title) => title.clone(),
+                None => {
+                    let record = self.with_manifest(|m| m.get_by_file_id(&unit.file_id))?;
+                    let title = record
+                        .and_then(|r| r.title.clone().filter(|t| !t.is_empty()))
+                        .or_else(|| (!unit.title.is_empty()).then(|| unit.title.clone()))
+                        .unwrap_or_else(|| {
+                            unit.path
+                                .rsplit(['/', '#'])
+                                .next()
+                                .unwrap_or(&unit.path)
+                                .to_string()
+                        });
+                    titles.insert(unit.file_id.clone(), title.clone());
+                    title
+                }
+            };
+            units.push(TimelineUnit {
+                unit_id: unit.unit_id,
+                path: unit.path,
+                title,
+                kind: unit.kind,
+                ordinal: unit.ordinal,
+                locator: unit.locator,
+                content_time: unit.content_time_text,
+                local,
+                snippet: String::new(),
+                text: unit.text,
+            });
+        }
+        let matched = units.len() as u64;
+        let mut days = group(units);
+        let snippets = self.snippet_generator(&searcher, lexical.as_ref());
+        for file in days
+            .iter_mut()
+            .flat_map(|d| d.folders.iter_mut())
+            .flat_map(|f| f.files.iter_mut())
+        {
+            let first = &mut file.first;
+            first.snippet = snippets
+                .as_ref()
+                .map(|g| g.snippet(&first.text))
+                .filter(|s| !s.is_empty())
+                .map(|s| s.to_html())
+                .unwrap_or_else(|| html_escape(&truncate_chars(&first.text, SNIPPET_CHARS)));
+        }
+        Ok(TimelineOutcome {
+            days,
+            range: range_text,
+            units_scanned: scanned,
+            units_matched: matched,
+            truncated,
+            took_ms: started.elapsed().as_secs_f64() * 1000.0,
+            notes,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,182 @@
+//! The file tools of the engine, transport-free: listing files by glob, a file's record
+//! and all its units (HippoCamp's `return_metadata` / `return_txt`), the path of its
+//! original bytes, and the index statistics. Every path is checked against the profile
+//! root on its canonical form (`crate::guard`).
+
+use globset::GlobBuilder;
+use index::{FileRecord, FileStatus, StoredUnit};
+
+use crate::engine::{Engine, ListOutcome, StatsOutcome};
+use crate::error::SearchError;
+
+impl Engine {
+    /// Files whose relative path matches a glob (`*` stays within a folder, `**` crosses
+    /// folders; a pattern without `/` also matches file names anywhere).
+    pub fn list_files(
+        &self,
+        pattern: &str,
+        limit: usize,
+        include_failed: bool,
+    ) -> Result<ListOutcome, SearchError> {
+        let pattern = pattern.trim();
+        let matcher = if pattern.is_empty() {
+            None
+        } else {
+            Some(
+                GlobBuilder::new(pattern)
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| SearchError::invalid(format!("bad glob {pattern:?}: {e}")))?
+                    .compile_matcher(),
+            )
+        };
+        let name_only = !pattern.contains('/');
+        let limit = if limit == 0 { 1000 } else { limit.min(100_000) };
+        let all = self.with_manifest(|m| m.all())?;
+        let mut files = Vec::new();
+        let mut truncated = false;
+        let mut guard = self.guard();
+        for record in all {
+            if !include_failed && record.status != FileStatus::Indexed {
+                continue;
+            }
+            // Skipped entries (a link that leaves the profile) are listed by name only:
+            // they were never read. Anything with content must lie inside the root.
+            if record.status != FileStatus::Skipped && !guard.allows(&record.path) {
+                continue;
+            }
+            let matches = match &matcher {
+                None => true,
+                Some(m) => m.is_match(&record.path) || (name_only && m.is_match(record.name())),
+            };
+            if matches {
+                if files.len() == limit {
+                    truncated = true;
+                    break;
+                }
+                files.push(record);
+            }
+        }
+        Ok(ListOutcome { files, truncated })
+    }
+
+    /// The manifest record of one file (indexed, failed or skipped).
+    pub fn metadata(&self, path: &str) -> Result<FileRecord, SearchError> {
+        let path = normalize_path(path)?;
+        let record = self
+            .with_manifest(|m| m.get(&path))?
+            .ok_or_else(|| SearchError::NotFound(format!("no file {path:?} in the index")))?;
+        if record.status != FileStatus::Skipped && !self.guard().allows(&record.path) {
+            return Err(SearchError::invalid(format!(
+                "{path:?} resolves outside the profile root"
+            )));
+        }
+        Ok(record)
+    }
+
+    /// The absolute path of an indexed file's original bytes, guaranteed to lie inside
+    /// the profile root (symlinks resolved). Attachments have no file of their own.
+    pub fn original_path(&self, path: &str) -> Result<std::path::PathBuf, SearchError> {
+        let record = self.metadata(path)?;
+        if record.parent_path.is_some() {
+            return Err(SearchError::NotFound(format!(
+                "{:?} is an attachment; its bytes are inside {:?}",
+                record.path,
+                record.parent_path.unwrap_or_default()
+            )));
+        }
+        let root = std::path::Path::new(&self.handle().info.profile_root);
+        let canonical_root = root
+            .canonicalize()
+            .map_err(|e| SearchError::NotFound(format!("profile root is not readable: {e}")))?;
+        let resolved = root.join(&record.path).canonicalize().map_err(|e| {
+            SearchError::NotFound(format!("{:?} is no longer readable: {e}", record.path))
+        })?;
+        if !resolved.starts_with(&canonical_root) {
+            return Err(SearchError::invalid(format!(
+                "{:?} resolves outside the profile root",
+                record.path
+            )));
+        }
+        Ok(resolved)
+    }
+
+    /// A file's record and all its units in order.
+    pub fn text(&self, path: &str) -> Result<(FileRecord, Vec<StoredUnit>), SearchError> {
+        let record = self.metadata(path)?;
+        let units = self.handle().units_of_file(&record.file_id)?;
+        Ok((record, units))
+    }
+
+    pub fn stats(&self) -> Result<StatsOutcome, SearchError> {
+        let (totals, last_commit, (with_vectors, units)) = self.with_manifest(|m| {
+            Ok((m.totals()?, m.info("last_commit")?, m.embedding_coverage()?))
+        })?;
+        Ok(StatsOutcome {
+            totals,
+            profile_root: self.handle().info.profile_root.clone(),
+            index_dir: self.handle().layout.root.display().to_string(),
+            last_commit,
+            embedding_coverage: if units == 0 {
+                1.0
+            } else {
+                with_vectors as f64 / units as f64
+            },
+            dense_status: self.dense_status().map(str::to_string),
+        })
+    }
+}
+
+/// Normalises a client-supplied relative path; rejects absolute paths and `..`.
+pub fn normalize_path(path: &str) -> Result<String, SearchError> {
+    let trimmed = path.trim();
+    if trimmed.is_empty() {
+        return Err(SearchError::invalid("path is empty"));
+    }
+    if trimmed.starts_with('/') || trimmed.starts_with('\\') || trimmed.contains(":\\") {
+        return Err(SearchError::invalid(format!(
+            "path {trimmed:?} must be relative to the profile root"
+        )));
+    }
+    let (file_part, attachment) = match trimmed.split_once('#') {
+        Some((file, rest)) => (file, Some(rest)),
+        None => (trimmed, None),
+    };
+    let mut parts = Vec::new();
+    for part in file_part.split(['/', '\\']) {
+        match part {
+            "" | "." => continue,
+            ".." => {
+                return Err(SearchError::invalid(format!(
+                    "path {trimmed:?} must not contain \"..\""
+                )))
+            }
+            other => parts.push(other),
+        }
+    }
+    let mut normal = parts.join("/");
+    if let Some(rest) = attachment {
+        normal.push('#');
+        normal.push_str(rest);
+    }
+    Ok(normal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_normalised_and_escapes_rejected() {
+        assert_eq!(normalize_path("a//b/./c.pdf").unwrap(), "a/b/c.pdf");
+        assert_eq!(
+            normalize_path("Mail/x.eml#attachment/r.pdf").unwrap(),
+            "Mail/x.eml#attachment/r.pdf"
+        );
+        assert!(normalize_path("../etc/passwd").is_err());
+        assert!(normalize_path("a/../../b").is_err());
+        assert!(normalize_path("/etc/passwd").is_err());
+        assert!(normalize_path("C:\\Windows").is_err());
+        assert!(normalize_path("").is_err());
+    }
+}
