@@ -29,9 +29,11 @@ const MAX_MEMBERS: usize = 50;
 // Shared helpers
 // ---------------------------------------------------------------------------------------
 
-/// The file name without folders (and without a `#attachment/` prefix).
+/// The file name without folders (and without a `…#attachment/` prefix; a bare `#` is
+/// part of real names).
 fn base_name(name: &str) -> &str {
-    name.rsplit(['/', '\\', '#']).next().unwrap_or(name)
+    let name = name.rsplit("#attachment/").next().unwrap_or(name);
+    name.rsplit(['/', '\\']).next().unwrap_or(name)
 }
 
 /// "812 bytes", "12.3 KB", "4.0 MB", "1.2 GB" (1 KB = 1024 bytes).

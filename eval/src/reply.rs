@@ -43,7 +43,8 @@ pub fn normalize_path(path: &str) -> String {
 /// The real file a retrieved path belongs to (attachments count as their container).
 pub fn containing_file(path: &str) -> String {
     let p = normalize_path(path);
-    match p.split_once('#') {
+    // The separator is the whole marker: real names may contain `#`.
+    match p.split_once("#attachment/") {
         Some((parent, _)) => parent.to_string(),
         None => p,
     }

@@ -16,6 +16,7 @@ use thiserror::Error;
 
 use crate::error::IndexError;
 use crate::manifest::FileRecord;
+use crate::path::UnitPath;
 use crate::store::StoredUnit;
 
 /// Which units a search may return: every listed condition must hold (AND); inside one
@@ -76,13 +77,8 @@ impl UnitFilter {
             || self.path_prefixes.iter().any(|prefix| {
                 let clean = prefix.trim_matches('/');
                 // Folders are those of the containing file (attachments included).
-                let folder = unit
-                    .path
-                    .rsplit_once('/')
-                    .map(|(folder, _)| folder.split('#').next().unwrap_or(folder))
-                    .unwrap_or("");
                 let components: Vec<&str> = clean.split('/').filter(|p| !p.is_empty()).collect();
-                let folder_parts: Vec<&str> = folder.split('/').filter(|p| !p.is_empty()).collect();
+                let folder_parts: Vec<&str> = UnitPath::parse(unit.path).folder_parts().collect();
                 unit.path == clean || folder_parts.starts_with(&components)
             });
         in_prefix

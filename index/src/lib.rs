@@ -7,6 +7,7 @@ pub mod api;
 pub mod embedded;
 pub mod error;
 pub mod manifest;
+pub mod path;
 pub mod schema;
 pub mod store;
 pub mod vector;
@@ -14,5 +15,6 @@ pub mod writer;
 
 pub use error::IndexError;
 pub use manifest::{FileRecord, FileStatus, Manifest};
+pub use path::UnitPath;
 pub use store::{IndexHandle, IndexLayout, StoredUnit};
 pub use writer::{file_id_for, IndexWriter};

@@ -82,8 +82,7 @@ pub struct FileRecord {
 impl FileRecord {
     /// The file name (last path component; for attachments the attachment name).
     pub fn name(&self) -> &str {
-        let tail = self.path.rsplit('#').next().unwrap_or(&self.path);
-        tail.rsplit('/').next().unwrap_or(tail)
+        crate::path::UnitPath::parse(&self.path).name()
     }
 }
 

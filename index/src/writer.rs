@@ -16,6 +16,7 @@ use tantivy::{doc, Index, TantivyDocument, Term};
 
 use crate::error::IndexError;
 use crate::manifest::{FileRecord, Manifest};
+use crate::path::UnitPath;
 use crate::schema::{build_schema, register_analyzers, split_path_words, Fields, SCHEMA_VERSION};
 use crate::store::{IndexInfo, IndexLayout, FORMAT_NAME};
 
@@ -89,12 +90,10 @@ pub fn unit_document(
     file_mtime: DateTime<FixedOffset>,
 ) -> TantivyDocument {
     let content_time = unit.content_time.unwrap_or(file_mtime);
-    // Attachments: name and folders come from the containing file's path too.
-    let (folder_path, name) = match record.path.rsplit_once('/') {
-        Some((folder, name)) => (folder.split('#').next().unwrap_or(folder), name),
-        None => ("", record.path.as_str()),
-    };
-    let folder_parts: Vec<&str> = folder_path.split('/').filter(|p| !p.is_empty()).collect();
+    // Attachments: folders are those of the containing file.
+    let path = UnitPath::parse(&record.path);
+    let name = path.name();
+    let folder_parts: Vec<&str> = path.folder_parts().collect();
     let facet = Facet::from_path(folder_parts.iter().copied());
     let folder_words = folder_parts
         .iter()

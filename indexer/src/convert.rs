@@ -15,7 +15,7 @@ pub use crate::converted::{tally_units, Converted};
 use crate::manifest::{FileRecord, FileStatus};
 use crate::stages::{StageInput, Stages};
 use crate::walk::WalkedFile;
-use index::file_id_for;
+use index::{file_id_for, UnitPath};
 
 /// How many bytes of a media/binary file are read for detection and metadata.
 const HEAD_BYTES: u64 = 1024 * 1024;
@@ -161,7 +161,7 @@ pub fn base_record(
         error: None,
         file_type: file_type.as_str().to_string(),
         modality: file_type.modality().as_str().to_string(),
-        ext: converters::extension_of(path.rsplit('#').next().unwrap_or(path)),
+        ext: converters::extension_of(UnitPath::parse(path).name()),
         unit_count: 0,
         units_by_kind: BTreeMap::new(),
         title: None,
@@ -265,7 +265,7 @@ impl Converter<'_> {
                     n += 1;
                     unique = format!("{n}-{name}");
                 }
-                let path = format!("{parent}#attachment/{unique}");
+                let path = UnitPath::attachment(parent, &unique);
                 let head = &child.bytes[..child.bytes.len().min(converters::detect::SNIFF_LEN)];
                 let file_type = converters::detect(&unique, head);
                 let size = child.bytes.len() as u64;

@@ -23,6 +23,7 @@ pub use crate::summary::{EmbeddingSummary, Failure, FileCounts, RunSummary};
 use crate::walk::{walk, WalkedFile};
 use index::writer::IndexWriter;
 pub use index::writer::{file_id_for, open_or_create, unit_document};
+use index::UnitPath;
 
 /// Runs one indexing pass.
 pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary, IndexError> {
@@ -289,9 +290,14 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
 
 /// A path and all the attachments below it, as known to the manifest.
 fn subtree(known: &HashMap<String, FileRecord>, path: &str) -> Vec<String> {
+    let parent = UnitPath::parse(path);
     let mut out = vec![path.to_string()];
-    let prefix = format!("{path}#");
-    out.extend(known.keys().filter(|k| k.starts_with(&prefix)).cloned());
+    out.extend(
+        known
+            .keys()
+            .filter(|k| k.as_str() != path && parent.contains(k))
+            .cloned(),
+    );
     out
 }
 

@@ -23,6 +23,7 @@
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
+use index::path::ATTACHMENT_MARKER;
 use walkdir::{DirEntry, WalkDir};
 
 /// A regular file found in the profile.
@@ -44,7 +45,7 @@ pub struct WalkIssue {
     /// `true`: skipped on purpose; `false`: failed (could not be read).
     pub skipped: bool,
     /// Short category (`junk`, `not_regular_file`, `symlink_outside_profile`,
-    /// `symlink_folder`, `symlink_loop`, `broken_symlink`, `io`).
+    /// `symlink_folder`, `symlink_loop`, `broken_symlink`, `reserved_name`, `io`).
     pub reason: &'static str,
     pub message: String,
 }
@@ -106,6 +107,18 @@ pub fn walk(root: &Path, exclude: Option<&Path>) -> WalkResult {
             continue;
         }
         let rel_path = relative(root, entry.path());
+        if rel_path.contains(ATTACHMENT_MARKER) {
+            result.issues.push(WalkIssue {
+                rel_path,
+                skipped: true,
+                reason: "reserved_name",
+                message: format!(
+                    "a folder name ending in \"{}\" collides with the paths of attachments; rename the folder to index its files",
+                    ATTACHMENT_MARKER.trim_end_matches('/')
+                ),
+            });
+            continue;
+        }
         let (abs_path, metadata) = if entry.path_is_symlink() {
             match bounds.resolve_link(&entry, &rel_path) {
                 Ok(target) => target,

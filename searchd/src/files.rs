@@ -4,6 +4,7 @@
 //! root on its canonical form (`crate::guard`).
 
 use globset::GlobBuilder;
+use index::path::ATTACHMENT_MARKER;
 use index::{FileRecord, FileStatus, StoredUnit};
 
 use crate::engine::{Engine, ListOutcome, StatsOutcome};
@@ -138,10 +139,15 @@ pub fn normalize_path(path: &str) -> Result<String, SearchError> {
             "path {trimmed:?} must be relative to the profile root"
         )));
     }
-    let (file_part, attachment) = match trimmed.split_once('#') {
+    let (file_part, attachment) = match trimmed.split_once(ATTACHMENT_MARKER) {
         Some((file, rest)) => (file, Some(rest)),
         None => (trimmed, None),
     };
+    if attachment.is_some_and(|rest| rest.split(['/', '\\']).any(|p| p == "..")) {
+        return Err(SearchError::invalid(format!(
+            "path {trimmed:?} must not contain \"..\""
+        )));
+    }
     let mut parts = Vec::new();
     for part in file_part.split(['/', '\\']) {
         match part {
@@ -156,7 +162,7 @@ pub fn normalize_path(path: &str) -> Result<String, SearchError> {
     }
     let mut normal = parts.join("/");
     if let Some(rest) = attachment {
-        normal.push('#');
+        normal.push_str(ATTACHMENT_MARKER);
         normal.push_str(rest);
     }
     Ok(normal)
@@ -173,6 +179,11 @@ mod tests {
             normalize_path("Mail/x.eml#attachment/r.pdf").unwrap(),
             "Mail/x.eml#attachment/r.pdf"
         );
+        assert_eq!(
+            normalize_path("Notes/C#//x#1.md").unwrap(),
+            "Notes/C#/x#1.md"
+        );
+        assert!(normalize_path("Mail/x.eml#attachment/../../etc").is_err());
         assert!(normalize_path("../etc/passwd").is_err());
         assert!(normalize_path("a/../../b").is_err());
         assert!(normalize_path("/etc/passwd").is_err());

@@ -37,7 +37,7 @@ impl PathGuard {
         let Some(canonical_root) = self.canonical_root.clone() else {
             return true;
         };
-        let container = path.split_once("#attachment/").map_or(path, |(c, _)| c);
+        let container = index::UnitPath::parse(path).container();
         if container.split('/').any(|part| part == "..") || container.starts_with('/') {
             return self.deny(path, "not a relative path");
         }

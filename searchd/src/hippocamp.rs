@@ -34,7 +34,7 @@ use serde_json::{json, Map, Value};
 use crate::engine::Engine;
 use crate::error::SearchError;
 use crate::listing::{tree, ListPattern};
-use index::{FileRecord, FileStatus, StoredUnit};
+use index::{FileRecord, FileStatus, StoredUnit, UnitPath};
 
 /// Previews (`?preview=1`) are cut at this many characters unless `max_chars` says.
 const PREVIEW_MAX_CHARS: usize = 50_000;
@@ -383,7 +383,7 @@ pub fn image_name(
     second: Option<f64>,
     content_type: &str,
 ) -> String {
-    let name = path.rsplit(['/', '#']).next().unwrap_or(path);
+    let name = UnitPath::parse(path).name();
     let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
     let stem: String = stem
         .chars()
@@ -675,10 +675,11 @@ async fn files_tree(
 /// `file_info` names the file on disk: an e-mail attachment's is its message's (the
 /// benchmark's annotations name real files), with the attachment in `attachment`.
 pub fn unit_metadata(unit: &StoredUnit) -> [(&'static str, Value); 3] {
-    let (file_path, attachment) = match unit.path.split_once("#attachment/") {
-        Some((container, inner)) => (container, Some(inner)),
-        None => (unit.path.as_str(), None),
-    };
+    let parsed = UnitPath::parse(&unit.path);
+    let file_path = parsed.container();
+    let attachment = parsed
+        .is_attachment()
+        .then(|| unit.path[file_path.len() + index::path::ATTACHMENT_MARKER.len()..].to_string());
     let name = file_path.rsplit('/').next().unwrap_or(file_path);
     let file_type = match attachment {
         Some(_) => name.rsplit_once('.').map_or("", |(_, e)| e).to_lowercase(),

@@ -199,7 +199,7 @@ impl From<SearchError> for Box<HttpError> {
 /// Metadata of a unit in the HippoCamp reply shape.
 fn metadata_of(hit: &UnitHit) -> Map<String, Value> {
     let unit = &hit.unit;
-    let name = unit.path.rsplit(['/', '#']).next().unwrap_or(&unit.path);
+    let name = index::UnitPath::parse(&unit.path).name();
     let mut meta = Map::new();
     meta.insert("file_path".into(), json!(unit.path));
     meta.insert("file_name".into(), json!(name));

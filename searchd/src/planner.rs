@@ -220,7 +220,7 @@ pub fn is_first_person(query: &str) -> bool {
 }
 
 fn is_downloaded(path: &str) -> bool {
-    let folders = path.split('#').next().unwrap_or(path);
+    let folders = index::UnitPath::parse(path).container();
     let mut parts: Vec<&str> = folders.split('/').collect();
     parts.pop();
     parts
@@ -290,7 +290,7 @@ pub fn factors(
 
 /// Folder of a file path (attachments belong to their parent's folder).
 pub fn folder_of(path: &str) -> &str {
-    let file = path.split('#').next().unwrap_or(path);
+    let file = index::UnitPath::parse(path).container();
     file.rsplit_once('/')
         .map(|(folder, _)| folder)
         .unwrap_or("")

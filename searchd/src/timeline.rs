@@ -282,13 +282,7 @@ impl Engine {
                     let title = record
                         .and_then(|r| r.title.clone().filter(|t| !t.is_empty()))
                         .or_else(|| (!unit.title.is_empty()).then(|| unit.title.clone()))
-                        .unwrap_or_else(|| {
-                            unit.path
-                                .rsplit(['/', '#'])
-                                .next()
-                                .unwrap_or(&unit.path)
-                                .to_string()
-                        });
+                        .unwrap_or_else(|| index::UnitPath::parse(&unit.path).name().to_string());
                     titles.insert(unit.file_id.clone(), title.clone());
                     title
                 }

@@ -1,7 +1,7 @@
 //! Hostile profiles: folder links that leave the profile (nothing under them is ever
 //! indexed, listed, searched or read, over HTTP or gRPC), an index that already holds
 //! such files (served safely, cleaned by the next run), and texts made of one long line
-//! (chunked without loss).
+//! (chunked without loss), and real names containing `#`.
 
 use std::path::Path;
 
@@ -366,4 +366,65 @@ fn long_single_line_texts_are_indexed_whole() {
         .unwrap()
         .text
         .contains("jsontailmarker"));
+}
+
+#[test]
+fn real_names_with_hash_signs_are_indexed_and_found_as_themselves() {
+    let profile = tempfile::tempdir().unwrap();
+    let index_dir = tempfile::tempdir().unwrap();
+    let root = profile.path();
+    write(
+        &root.join("Notes/C#/x#1.md"),
+        "Pattern matching in qxsharpword is exhaustive.\n",
+    );
+    write(
+        &root.join("Invoices/invoice #12.txt"),
+        "Invoice qxhashinvoice total due 40 EUR.\n",
+    );
+    write(&root.join("Odd#attachment/z.txt"), "qxreservedword\n");
+    let summary = index_with(root, index_dir.path(), &["--no-embed"]);
+    assert_eq!(summary["files"]["indexed"], 2, "{summary}");
+    assert!(
+        summary["skipped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["path"] == "Odd#attachment/z.txt" && s["category"] == "reserved_name"),
+        "{summary}"
+    );
+    let daemon = Daemon::start(index_dir.path());
+    for (query, path, name) in [
+        ("qxsharpword", "Notes/C#/x#1.md", "x#1.md"),
+        (
+            "qxhashinvoice",
+            "Invoices/invoice #12.txt",
+            "invoice #12.txt",
+        ),
+    ] {
+        let (_, reply) = daemon.post(
+            "/retrieve",
+            &json!({ "query": query, "top_k": 5, "mode": "lexical" }).to_string(),
+        );
+        assert_eq!(result_paths(&reply), vec![path], "{reply}");
+        let metadata = &reply["results"][0]["metadata"];
+        assert_eq!(metadata["file_name"], name, "{reply}");
+        assert_eq!(metadata["file_info"]["file_path"], path, "{reply}");
+        let (status, text) = daemon.get(&format!("/api/return_txt/{}", url_path(path)));
+        assert_eq!(status, 200);
+        assert_eq!(text["data"]["file_info"]["file_path"], path, "{text}");
+        assert_eq!(text["data"]["file_info"]["file_name"], name, "{text}");
+    }
+    // A folder filter on the folder with `#` in its name.
+    let (_, reply) = daemon.post(
+        "/retrieve",
+        &json!({ "query": "pattern matching", "top_k": 5, "mode": "lexical",
+                 "path_prefixes": ["Notes/C#"] })
+        .to_string(),
+    );
+    assert_eq!(result_paths(&reply), vec!["Notes/C#/x#1.md"], "{reply}");
+    let (_, reply) = daemon.post(
+        "/retrieve",
+        &json!({ "query": "qxreservedword", "top_k": 5, "mode": "lexical" }).to_string(),
+    );
+    assert!(result_paths(&reply).is_empty(), "{reply}");
 }
