@@ -22,7 +22,7 @@ const MAX_MEMBERS: usize = 50;
 /// Converts an opaque file into one [`UnitKind::Metadata`] unit: "File <name>, <type>,
 /// <size>", with the array header of a .npy, the tensor names of a .safetensors and the
 /// member names of zip/tar archives (so an archive is findable by what it contains).
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     if input.bytes.is_empty() || input.size == 0 {
         return Err(ConvertError::Empty);
     }

@@ -370,7 +370,7 @@ fn starts_with_ci(bytes: &[u8], prefix: &[u8]) -> bool {
 
 /// True when the bytes look like text: no NUL bytes and mostly valid UTF-8 (a cut
 /// multi-byte sequence at the end of the sniffed window is allowed).
-pub fn looks_like_text(head: &[u8]) -> bool {
+pub(crate) fn looks_like_text(head: &[u8]) -> bool {
     if head.is_empty() {
         return true;
     }

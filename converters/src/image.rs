@@ -45,7 +45,7 @@ impl PhotoInfo {
 
 /// Converts an image into one [`UnitKind::Image`] metadata unit (dimensions, format,
 /// EXIF time, camera, GPS). OCR text and visual tags are added by the indexer.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     if input.bytes.is_empty() {
         return Err(ConvertError::Empty);
     }

@@ -1,29 +1,42 @@
 //! Converters: turn personal files into atomic units (AUs).
 //!
-//! Pure functions: bytes in, [`Conversion`] out. Nothing here knows about the index.
-//! [`convert`] detects nothing by itself: callers detect with [`detect::detect`] (content
-//! first, extension second) and pass the [`FileType`] in an [`Input`]. Every converter
-//! runs under `catch_unwind`, so a panic inside a parsing library becomes a per-file
-//! [`ConvertError::Panic`] rather than a crash.
+//! Pure functions: bytes in, [`Conversion`] out; nothing here knows about the index. The
+//! public surface:
+//!
+//! - [`detect()`] (module [`detect`]): the [`FileType`] of a file from its name and first
+//!   bytes, content first, extension second;
+//! - [`convert`]: an [`Input`] (name, bytes, real size, detected type) → units, through
+//!   the registry that maps each type to its converter. Every converter runs under
+//!   `catch_unwind`, so a panic inside a parsing library becomes a per-file
+//!   [`ConvertError::Panic`] rather than a crash;
+//! - the unit model (module [`unit`]): [`Unit`], [`Locator`], [`UnitKind`], [`Modality`],
+//!   [`FileMeta`], [`ChildFile`], [`Conversion`];
+//! - [`approx_tokens`], the token estimate the converters size their units with.
+//!
+//! The format modules are private: `pdf`, `office` (docx, odt, pptx), `sheet` (xlsx, xls,
+//! ods, csv, tsv), `mail`, `calendar`, `sqlite`, `text` (text, html, ipynb), `image`,
+//! `av` (audio and video containers) and `binary`; `registry` maps types to them.
 
-pub mod av;
-pub mod binary;
-pub mod calendar;
+mod av;
+mod binary;
+mod calendar;
 pub mod detect;
-pub mod error;
-pub mod image;
-pub mod mail;
+mod error;
+mod image;
+mod mail;
 mod meta;
-pub mod office;
+mod office;
 mod panic_capture;
-pub mod pdf;
-pub mod sheet;
-pub mod sqlite;
-pub mod text;
+mod pdf;
+mod registry;
+mod sheet;
+mod sqlite;
+mod text;
 pub mod unit;
 
 pub use detect::{detect, extension_of, FileType};
 pub use error::ConvertError;
+pub use text::approx_tokens;
 pub use unit::{ChildFile, Conversion, FileMeta, Locator, Modality, Unit, UnitKind};
 
 /// Bump when a converter's output changes, so the indexer re-converts files that were
@@ -74,30 +87,11 @@ pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
         });
     }
     let format = input.file_type.as_str();
-    let result = panic_capture::catching(|| convert_unguarded(input));
+    let converter = registry::converter_for(input.file_type);
+    let result = panic_capture::catching(|| converter(input));
     match result {
         Ok(converted) => converted,
         Err(detail) => Err(ConvertError::Panic { format, detail }),
-    }
-}
-
-fn convert_unguarded(input: &Input) -> Result<Conversion, ConvertError> {
-    match input.file_type {
-        FileType::Pdf => pdf::convert(input),
-        FileType::Docx => office::docx::convert(input),
-        FileType::Odt => office::odt::convert(input),
-        FileType::Pptx => office::pptx::convert(input),
-        FileType::Xlsx | FileType::Xls | FileType::Ods => sheet::convert_workbook(input),
-        FileType::Csv | FileType::Tsv => sheet::convert_delimited(input),
-        FileType::Eml => mail::convert(input),
-        FileType::Ics => calendar::convert(input),
-        FileType::Sqlite => sqlite::convert(input),
-        FileType::Ipynb => text::convert_notebook(input),
-        FileType::Html => text::convert_html(input),
-        FileType::Text => text::convert_text(input),
-        FileType::Image => image::convert(input),
-        FileType::Audio | FileType::Video => av::convert(input),
-        FileType::Binary => binary::convert(input),
     }
 }
 

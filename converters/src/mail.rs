@@ -41,7 +41,7 @@ const MAX_NAME_CHARS: usize = 150;
 
 /// Converts one e-mail message. Errors with `corrupt eml: no e-mail headers` when the
 /// bytes hold no recognisable RFC 5322 header.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let message = MessageParser::default()
         .parse(input.bytes)
         .ok_or_else(|| ConvertError::corrupt(FORMAT, "no e-mail headers"))?;

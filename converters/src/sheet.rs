@@ -202,7 +202,7 @@ struct SheetRead {
 }
 
 /// Converts an xlsx / xlsm / xlsb / xls / ods workbook into row groups per sheet.
-pub fn convert_workbook(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert_workbook(input: &Input) -> Result<Conversion, ConvertError> {
     let format = input.file_type.as_str();
     if input.bytes.is_empty() {
         return Err(ConvertError::Empty);
@@ -545,7 +545,7 @@ struct Record {
 /// Converts csv / tsv text into row groups. The delimiter of a .csv is sniffed among
 /// `,` `;` tab and `|`; a .tsv uses tabs. Quotes follow RFC 4180 (doubled quotes inside a
 /// quoted field, embedded delimiters and newlines), leniently.
-pub fn convert_delimited(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert_delimited(input: &Input) -> Result<Conversion, ConvertError> {
     let format = input.file_type.as_str();
     if input.bytes.is_empty() {
         return Err(ConvertError::Empty);

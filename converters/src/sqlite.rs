@@ -25,7 +25,7 @@ const FORMAT: &str = "sqlite";
 const MAGIC: &[u8] = b"SQLite format 3\0";
 
 /// Converts a SQLite database into row groups per table.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     if input.bytes.is_empty() {
         return Err(ConvertError::Empty);
     }

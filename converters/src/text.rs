@@ -11,13 +11,13 @@ use crate::{Conversion, ConvertError, Input, Locator, Unit, UnitKind};
 
 /// Chunking budget in approximate tokens.
 #[derive(Debug, Clone, Copy)]
-pub struct ChunkOptions {
+pub(crate) struct ChunkOptions {
     /// A span closes once it reaches this many tokens…
-    pub target_tokens: usize,
+    pub(crate) target_tokens: usize,
     /// …and never grows beyond this many.
-    pub max_tokens: usize,
+    pub(crate) max_tokens: usize,
     /// Trailing context (in tokens) repeated at the start of the next span.
-    pub overlap_tokens: usize,
+    pub(crate) overlap_tokens: usize,
 }
 
 impl Default for ChunkOptions {
@@ -33,12 +33,12 @@ impl Default for ChunkOptions {
 /// One chunk of a text, with 1-based inclusive line numbers and 0-based char offsets
 /// (in `char`s, end exclusive).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Span {
-    pub text: String,
-    pub line_start: u64,
-    pub line_end: u64,
-    pub char_start: u64,
-    pub char_end: u64,
+pub(crate) struct Span {
+    pub(crate) text: String,
+    pub(crate) line_start: u64,
+    pub(crate) line_end: u64,
+    pub(crate) char_start: u64,
+    pub(crate) char_end: u64,
 }
 
 /// Approximate token count of a text (WordPiece-like: ~1.3 per word, long words more).
@@ -49,7 +49,7 @@ pub fn approx_tokens(text: &str) -> usize {
 }
 
 /// Decodes bytes as text: UTF-8 (BOM stripped), UTF-16 with a BOM, else Latin-1.
-pub fn decode_text(bytes: &[u8]) -> String {
+pub(crate) fn decode_text(bytes: &[u8]) -> String {
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         return String::from_utf8_lossy(rest).into_owned();
     }
@@ -83,7 +83,7 @@ struct Line<'t> {
 
 /// Splits a text into line-aligned spans of roughly `options.target_tokens` tokens.
 /// Blank-only texts give no spans.
-pub fn chunk_text(text: &str, options: ChunkOptions) -> Vec<Span> {
+pub(crate) fn chunk_text(text: &str, options: ChunkOptions) -> Vec<Span> {
     let mut lines = Vec::new();
     let mut char_pos = 0u64;
     for (index, raw) in text.split('\n').enumerate() {
@@ -245,7 +245,7 @@ fn max_word_chars(target_tokens: usize) -> usize {
 }
 
 /// Turns spans into text units.
-pub fn spans_to_units(spans: Vec<Span>) -> Vec<Unit> {
+pub(crate) fn spans_to_units(spans: Vec<Span>) -> Vec<Unit> {
     spans
         .into_iter()
         .map(|span| {
@@ -263,7 +263,7 @@ pub fn spans_to_units(spans: Vec<Span>) -> Vec<Unit> {
 }
 
 /// txt, md, log, json, code: line-aligned spans of the decoded text.
-pub fn convert_text(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert_text(input: &Input) -> Result<Conversion, ConvertError> {
     let text = decode_text(input.bytes);
     if text.trim().is_empty() {
         return Ok(Conversion::default());
@@ -273,7 +273,7 @@ pub fn convert_text(input: &Input) -> Result<Conversion, ConvertError> {
 }
 
 /// HTML: converted to text; line numbers refer to the converted text.
-pub fn convert_html(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert_html(input: &Input) -> Result<Conversion, ConvertError> {
     let text = html_to_text(input.bytes);
     let mut conversion =
         Conversion::from_units(spans_to_units(chunk_text(&text, ChunkOptions::default())));
@@ -282,7 +282,7 @@ pub fn convert_html(input: &Input) -> Result<Conversion, ConvertError> {
 }
 
 /// Renders HTML as plain text (tables and lists kept readable, links dropped).
-pub fn html_to_text(bytes: &[u8]) -> String {
+pub(crate) fn html_to_text(bytes: &[u8]) -> String {
     html2text::config::plain()
         .string_from_read(bytes, 100)
         .unwrap_or_else(|_| decode_text(bytes))
@@ -300,7 +300,7 @@ fn html_title(html: &str) -> Option<String> {
 /// Jupyter notebooks: one span group per cell (markdown and code, plus text outputs).
 /// Line numbers refer to the raw JSON file, as HippoCamp's locators do: each cell's
 /// `source` lines are found in the raw text in order.
-pub fn convert_notebook(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert_notebook(input: &Input) -> Result<Conversion, ConvertError> {
     let raw = decode_text(input.bytes);
     let json: serde_json::Value = serde_json::from_str(&raw)
         .map_err(|e| ConvertError::corrupt("ipynb", format!("invalid JSON: {e}")))?;

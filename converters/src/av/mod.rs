@@ -45,7 +45,7 @@ struct MediaProbe {
 /// duration when the headers give it cheaply). `input.bytes` may hold only the head of
 /// the file; `input.size` is the real size. Transcripts and on-screen text are added by
 /// the indexer.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let format_label = input.file_type.as_str();
     if input.bytes.is_empty() || input.size == 0 {
         return Err(ConvertError::Empty);

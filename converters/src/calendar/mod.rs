@@ -49,7 +49,7 @@ const OCCURRENCES_LISTED: u16 = 5;
 
 /// Converts a calendar file. Errors with `corrupt ics: …` when the bytes hold neither a
 /// VCALENDAR nor any VEVENT.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let text = decode_text(input.bytes);
     let roots = parse::build_tree(&parse::clean_lines(&text));
     let has_calendar = roots.iter().any(|r| r.name == "VCALENDAR");

@@ -37,7 +37,7 @@ const SKIP: &[&str] = &[
 ];
 
 /// Converts a docx file into page-equivalent units.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let mut package = Package::open(FORMAT, input.bytes)?;
     let main = package.main_part(MAIN_PART);
     let parsed = package

@@ -1,5 +1,5 @@
 //! Office Open XML and OpenDocument formats.
-pub mod docx;
-pub mod odt;
-pub mod ooxml;
-pub mod pptx;
+pub(crate) mod docx;
+pub(crate) mod odt;
+pub(crate) mod ooxml;
+pub(crate) mod pptx;

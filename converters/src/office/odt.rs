@@ -26,7 +26,7 @@ const CONTENT: &str = "content.xml";
 const MAX_SPACES: usize = 1000;
 
 /// Converts an odt file into page-equivalent units.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let mut package = Package::open(FORMAT, input.bytes)?;
     if is_encrypted(&mut package) {
         return Err(ConvertError::encrypted(

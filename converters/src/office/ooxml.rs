@@ -17,19 +17,19 @@ use crate::text::{approx_tokens, chunk_text, ChunkOptions};
 use crate::{ConvertError, FileMeta, Locator, Unit, UnitKind};
 
 /// Largest decompressed size read from one zip member (zip-bomb guard).
-pub const MAX_PART_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) const MAX_PART_BYTES: u64 = 256 * 1024 * 1024;
 /// Deepest XML element nesting accepted; deeper parts count as damaged.
-pub const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 /// Most XML nodes kept from one part (bounds the tree's memory).
-pub const MAX_NODES: usize = 4_000_000;
+pub(crate) const MAX_NODES: usize = 4_000_000;
 
 /// A page-equivalent closes once it holds about this many tokens (~450 words, one
 /// printed page)…
-pub const PAGE_TARGET_TOKENS: usize = 500;
+pub(crate) const PAGE_TARGET_TOKENS: usize = 500;
 /// …and a line is never added past this many.
-pub const PAGE_MAX_TOKENS: usize = 650;
+pub(crate) const PAGE_MAX_TOKENS: usize = 650;
 /// Pages bounded by rendered page breaks are only split when larger than this.
-pub const RENDERED_PAGE_MAX_TOKENS: usize = 1500;
+pub(crate) const RENDERED_PAGE_MAX_TOKENS: usize = 1500;
 
 const OLE2_MAGIC: &[u8] = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1";
 
@@ -40,15 +40,15 @@ const OLE2_MAGIC: &[u8] = b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1";
 /// An XML element: its local name (namespace prefix dropped), its attributes under their
 /// qualified names, and its children.
 #[derive(Debug, Default, Clone)]
-pub struct Element {
-    pub name: Box<str>,
-    pub attrs: Vec<(Box<str>, Box<str>)>,
-    pub children: Vec<Node>,
+pub(crate) struct Element {
+    pub(crate) name: Box<str>,
+    pub(crate) attrs: Vec<(Box<str>, Box<str>)>,
+    pub(crate) children: Vec<Node>,
 }
 
 /// A child of an element.
 #[derive(Debug, Clone)]
-pub enum Node {
+pub(crate) enum Node {
     Element(Element),
     Text(String),
 }
@@ -56,15 +56,15 @@ pub enum Node {
 /// The result of parsing one XML part: the root element (possibly cut short) and the
 /// parse error that cut it, if any.
 #[derive(Debug, Default)]
-pub struct ParsedXml {
-    pub root: Option<Element>,
-    pub error: Option<String>,
+pub(crate) struct ParsedXml {
+    pub(crate) root: Option<Element>,
+    pub(crate) error: Option<String>,
 }
 
 impl Element {
     /// The attribute `name` ("w:val", "id"). A prefixed name also matches the same local
     /// name under another prefix (documents may bind namespaces to any prefix).
-    pub fn attr(&self, name: &str) -> Option<&str> {
+    pub(crate) fn attr(&self, name: &str) -> Option<&str> {
         if let Some((_, v)) = self.attrs.iter().find(|(k, _)| &**k == name) {
             return Some(v);
         }
@@ -79,7 +79,7 @@ impl Element {
     }
 
     /// Child elements, in document order.
-    pub fn elements(&self) -> impl Iterator<Item = &Element> {
+    pub(crate) fn elements(&self) -> impl Iterator<Item = &Element> {
         self.children.iter().filter_map(|n| match n {
             Node::Element(e) => Some(e),
             Node::Text(_) => None,
@@ -87,12 +87,12 @@ impl Element {
     }
 
     /// The first child element named `name`.
-    pub fn child(&self, name: &str) -> Option<&Element> {
+    pub(crate) fn child(&self, name: &str) -> Option<&Element> {
         self.elements().find(|e| &*e.name == name)
     }
 
     /// Follows a path of child names.
-    pub fn path(&self, names: &[&str]) -> Option<&Element> {
+    pub(crate) fn path(&self, names: &[&str]) -> Option<&Element> {
         let mut current = self;
         for name in names {
             current = current.child(name)?;
@@ -101,12 +101,12 @@ impl Element {
     }
 
     /// Child elements named `name`.
-    pub fn children_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s Element> {
+    pub(crate) fn children_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s Element> {
         self.elements().filter(move |e| &*e.name == name)
     }
 
     /// All text below this element, concatenated.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut out = String::new();
         self.collect_text(&mut out, 0);
         out
@@ -125,7 +125,7 @@ impl Element {
     }
 
     /// Descendant elements named `name` (pre-order), not descending into matches.
-    pub fn descendants<'s>(&'s self, name: &str, out: &mut Vec<&'s Element>) {
+    pub(crate) fn descendants<'s>(&'s self, name: &str, out: &mut Vec<&'s Element>) {
         self.find_into(name, out, 0);
     }
 
@@ -151,7 +151,7 @@ fn local_name(qname: &str) -> &str {
 /// Parses an XML part into a tree, dropping the subtrees of elements whose local name is
 /// in `skip`. Never fails: damage ends the tree where it occurs and is reported in
 /// `error`, with every element still open closed at that point.
-pub fn parse_xml(xml: &str, skip: &[&str]) -> ParsedXml {
+pub(crate) fn parse_xml(xml: &str, skip: &[&str]) -> ParsedXml {
     let mut reader = Reader::from_str(xml);
     {
         let config = reader.config_mut();
@@ -292,7 +292,7 @@ fn resolve_reference(reference: &quick_xml::events::BytesRef) -> Option<String> 
 // ---------------------------------------------------------------------------------------
 
 /// A zipped office package opened for reading.
-pub struct Package<'a> {
+pub(crate) struct Package<'a> {
     format: &'static str,
     archive: zip::ZipArchive<Cursor<&'a [u8]>>,
     /// Member names, for case-insensitive lookup.
@@ -302,7 +302,7 @@ pub struct Package<'a> {
 impl<'a> Package<'a> {
     /// Opens `bytes` as a zip; recognises password-protected OOXML (an OLE2 compound file
     /// holding `EncryptionInfo`) and legacy binary files.
-    pub fn open(format: &'static str, bytes: &'a [u8]) -> Result<Package<'a>, ConvertError> {
+    pub(crate) fn open(format: &'static str, bytes: &'a [u8]) -> Result<Package<'a>, ConvertError> {
         if bytes.is_empty() {
             return Err(ConvertError::Empty);
         }
@@ -325,7 +325,7 @@ impl<'a> Package<'a> {
     }
 
     /// The archive's member names.
-    pub fn names(&self) -> &[String] {
+    pub(crate) fn names(&self) -> &[String] {
         &self.names
     }
 
@@ -340,13 +340,13 @@ impl<'a> Package<'a> {
     }
 
     /// Whether the package holds a member `name`.
-    pub fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         self.index_of(name).is_some()
     }
 
     /// Reads member `name` as text; `Ok(None)` when it is absent. A member cut short by
     /// damage yields the bytes read before the damage.
-    pub fn read_text(&mut self, name: &str) -> Result<Option<String>, ConvertError> {
+    pub(crate) fn read_text(&mut self, name: &str) -> Result<Option<String>, ConvertError> {
         let Some(index) = self.index_of(name) else {
             return Ok(None);
         };
@@ -398,7 +398,7 @@ impl<'a> Package<'a> {
     }
 
     /// Reads and parses member `name`; `Ok(None)` when absent.
-    pub fn read_xml(
+    pub(crate) fn read_xml(
         &mut self,
         name: &str,
         skip: &[&str],
@@ -408,7 +408,7 @@ impl<'a> Package<'a> {
 
     /// Like [`Package::read_xml`], but any failure or absence gives `None` (for optional
     /// parts such as notes, styles or comments).
-    pub fn optional_xml(&mut self, name: &str, skip: &[&str]) -> Option<Element> {
+    pub(crate) fn optional_xml(&mut self, name: &str, skip: &[&str]) -> Option<Element> {
         self.read_xml(name, skip)
             .ok()
             .flatten()
@@ -417,7 +417,7 @@ impl<'a> Package<'a> {
 
     /// The relationships of part `part` (from `<dir>/_rels/<file>.rels`), targets resolved
     /// to package paths. Missing or damaged rels give an empty list.
-    pub fn rels(&mut self, part: &str) -> Vec<Relationship> {
+    pub(crate) fn rels(&mut self, part: &str) -> Vec<Relationship> {
         let rels_name = rels_path(part);
         let Some(root) = self.optional_xml(&rels_name, &[]) else {
             return Vec::new();
@@ -443,7 +443,7 @@ impl<'a> Package<'a> {
 
     /// The package's main part: the `officeDocument` relationship of `_rels/.rels` when
     /// it names an existing member, else `default`.
-    pub fn main_part(&mut self, default: &str) -> String {
+    pub(crate) fn main_part(&mut self, default: &str) -> String {
         self.rels("")
             .into_iter()
             .find(|r| r.rel_type.ends_with("/officeDocument") && !r.external)
@@ -467,12 +467,12 @@ fn ole2_error(format: &'static str, bytes: &[u8]) -> ConvertError {
 
 /// One OPC relationship.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Relationship {
-    pub id: String,
-    pub rel_type: String,
+pub(crate) struct Relationship {
+    pub(crate) id: String,
+    pub(crate) rel_type: String,
     /// A package path for internal targets, the raw URL for external ones.
-    pub target: String,
-    pub external: bool,
+    pub(crate) target: String,
+    pub(crate) external: bool,
 }
 
 /// `ppt/slides/slide1.xml` → `ppt/slides/_rels/slide1.xml.rels`; `""` → `_rels/.rels`.
@@ -484,7 +484,7 @@ fn rels_path(part: &str) -> String {
 }
 
 /// Resolves a relationship target relative to the directory of `source`.
-pub fn resolve_target(source: &str, target: &str) -> String {
+pub(crate) fn resolve_target(source: &str, target: &str) -> String {
     let target = target.split('#').next().unwrap_or_default();
     let mut parts: Vec<&str> = Vec::new();
     if !target.starts_with('/') {
@@ -511,7 +511,7 @@ pub fn resolve_target(source: &str, target: &str) -> String {
 /// File metadata from `docProps/core.xml` (title, creator, created, subject, keywords,
 /// description, last modifier) and `docProps/app.xml` (`count_tag`, e.g. `Pages`, noted
 /// as `extra[count_key]`).
-pub fn core_meta(package: &mut Package, count_tag: &str, count_key: &str) -> FileMeta {
+pub(crate) fn core_meta(package: &mut Package, count_tag: &str, count_key: &str) -> FileMeta {
     let mut meta = FileMeta::default();
     let core_part = package
         .rels("")
@@ -553,13 +553,13 @@ pub fn core_meta(package: &mut Package, count_tag: &str, count_key: &str) -> Fil
 }
 
 /// Trims and collapses whitespace.
-pub fn clean(text: &str) -> String {
+pub(crate) fn clean(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Parses an ISO 8601 time as written by office suites. A time without a zone keeps its
 /// wall-clock value at offset +00:00.
-pub fn parse_datetime(value: &str) -> Option<DateTime<FixedOffset>> {
+pub(crate) fn parse_datetime(value: &str) -> Option<DateTime<FixedOffset>> {
     let value = value.trim();
     if let Ok(t) = DateTime::parse_from_rfc3339(value) {
         return Some(t);
@@ -581,7 +581,7 @@ pub fn parse_datetime(value: &str) -> Option<DateTime<FixedOffset>> {
 }
 
 /// Truncates a heading to a short title.
-pub fn short_title(text: &str) -> String {
+pub(crate) fn short_title(text: &str) -> String {
     let text = clean(text);
     if text.chars().count() <= 200 {
         return text;
@@ -597,7 +597,7 @@ pub fn short_title(text: &str) -> String {
 
 /// Why a new page starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum PageBreak {
+pub(crate) enum PageBreak {
     /// A break that only starts a page when the current one already has text (rendered
     /// page breaks, page-break-before, section breaks): never makes an empty page.
     Soft,
@@ -619,14 +619,13 @@ struct PageBuf {
 /// Collects paragraph lines and table rows into pages. Breaks met inside a table are
 /// applied after the row they occur in, so rows are never cut.
 #[derive(Debug)]
-pub struct PageBuilder {
+pub(crate) struct PageBuilder {
     pages: Vec<PageBuf>,
     /// Open table rows (nested tables nest), each a list of finished cells.
     rows: Vec<Vec<String>>,
     /// Open table cells, each a list of lines.
     cells: Vec<Vec<String>>,
     pending: Option<PageBreak>,
-    breaks: usize,
 }
 
 impl Default for PageBuilder {
@@ -636,23 +635,22 @@ impl Default for PageBuilder {
             rows: Vec::new(),
             cells: Vec::new(),
             pending: None,
-            breaks: 0,
         }
     }
 }
 
 /// One finished page-equivalent.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Page {
-    pub number: u32,
-    pub title: Option<String>,
-    pub text: String,
+pub(crate) struct Page {
+    pub(crate) number: u32,
+    pub(crate) title: Option<String>,
+    pub(crate) text: String,
 }
 
 impl PageBuilder {
     /// Adds a paragraph (or table row) line; blank lines are dropped. A heading line
     /// may become the title of its page.
-    pub fn push_line(&mut self, text: &str, heading: bool) {
+    pub(crate) fn push_line(&mut self, text: &str, heading: bool) {
         let text = text.trim();
         if text.is_empty() {
             return;
@@ -670,12 +668,12 @@ impl PageBuilder {
     }
 
     /// Whether a table cell is open (lines go to the cell, breaks are deferred).
-    pub fn in_table(&self) -> bool {
+    pub(crate) fn in_table(&self) -> bool {
         !self.rows.is_empty()
     }
 
     /// Starts a new page (deferred to the end of the current table row inside tables).
-    pub fn page_break(&mut self, kind: PageBreak) {
+    pub(crate) fn page_break(&mut self, kind: PageBreak) {
         if self.in_table() {
             self.pending = self.pending.max(Some(kind));
             return;
@@ -684,25 +682,19 @@ impl PageBuilder {
         if kind == PageBreak::Soft && empty {
             return;
         }
-        self.breaks += 1;
         self.pages.push(PageBuf::default());
     }
 
-    /// Number of breaks applied so far.
-    pub fn break_count(&self) -> usize {
-        self.breaks
-    }
-
-    pub fn start_row(&mut self) {
+    pub(crate) fn start_row(&mut self) {
         self.rows.push(Vec::new());
     }
 
-    pub fn start_cell(&mut self) {
+    pub(crate) fn start_cell(&mut self) {
         self.cells.push(Vec::new());
     }
 
     /// Closes a cell: its lines joined by spaces become one cell of the open row.
-    pub fn end_cell(&mut self) {
+    pub(crate) fn end_cell(&mut self) {
         let Some(lines) = self.cells.pop() else {
             return;
         };
@@ -712,7 +704,7 @@ impl PageBuilder {
     }
 
     /// Closes a row: its cells joined by " | " become one line.
-    pub fn end_row(&mut self) {
+    pub(crate) fn end_row(&mut self) {
         let Some(mut cells) = self.rows.pop() else {
             return;
         };
@@ -733,7 +725,7 @@ impl PageBuilder {
     /// page-equivalents along line (paragraph) boundaries. Pages are numbered from 1;
     /// empty pages keep their number but are dropped. A page without a heading takes
     /// the last heading before it as its title.
-    pub fn finish(mut self, split_over: usize) -> Vec<Page> {
+    pub(crate) fn finish(mut self, split_over: usize) -> Vec<Page> {
         while !self.cells.is_empty() || !self.rows.is_empty() {
             if self.cells.len() >= self.rows.len() && !self.cells.is_empty() {
                 self.end_cell();
@@ -824,7 +816,7 @@ fn split_page(lines: Vec<PageLine>) -> Vec<Vec<PageLine>> {
 }
 
 /// Turns pages into page units.
-pub fn pages_to_units(pages: Vec<Page>) -> Vec<Unit> {
+pub(crate) fn pages_to_units(pages: Vec<Page>) -> Vec<Unit> {
     pages
         .into_iter()
         .map(|page| {
@@ -838,7 +830,7 @@ pub fn pages_to_units(pages: Vec<Page>) -> Vec<Unit> {
 }
 
 /// A map from style name to a value, resolved through a parent chain.
-pub fn resolve_style<T: Copy>(
+pub(crate) fn resolve_style<T: Copy>(
     styles: &HashMap<String, (Option<T>, Option<String>)>,
     name: &str,
 ) -> Option<T> {
@@ -1117,7 +1109,7 @@ pub(crate) mod tests_support {
     use std::path::{Path, PathBuf};
 
     /// A minimal `docProps/core.xml`.
-    pub const CORE_XML: &str = "<?xml version=\"1.0\"?><cp:coreProperties \
+    pub(crate) const CORE_XML: &str = "<?xml version=\"1.0\"?><cp:coreProperties \
         xmlns:cp=\"http://schemas.openxmlformats.org/package/2006/metadata/core-properties\" \
         xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:dcterms=\"http://purl.org/dc/terms/\" \
         xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\
@@ -1126,7 +1118,7 @@ pub(crate) mod tests_support {
         </cp:coreProperties>";
 
     /// Writes `(name, content)` members into an in-memory zip.
-    pub fn zip_bytes(members: &[(&str, &str)]) -> Vec<u8> {
+    pub(crate) fn zip_bytes(members: &[(&str, &str)]) -> Vec<u8> {
         let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
         let options = zip::write::SimpleFileOptions::default();
         for (name, content) in members {
@@ -1137,7 +1129,7 @@ pub(crate) mod tests_support {
     }
 
     /// Files below `dir` (recursively) whose extension is `ext`; empty when absent.
-    pub fn files_with_ext(dir: &str, ext: &str) -> Vec<PathBuf> {
+    pub(crate) fn files_with_ext(dir: &str, ext: &str) -> Vec<PathBuf> {
         let mut out = Vec::new();
         walk(Path::new(dir), ext, &mut out, 0);
         out.sort();
@@ -1162,7 +1154,7 @@ pub(crate) mod tests_support {
     }
 
     /// The members of a zip as (name, text).
-    pub fn members(zip: &[u8]) -> Vec<(String, String)> {
+    pub(crate) fn members(zip: &[u8]) -> Vec<(String, String)> {
         let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip)).expect("zip");
         (0..archive.len())
             .map(|i| {
@@ -1177,7 +1169,7 @@ pub(crate) mod tests_support {
     /// Converts damaged copies of `sample` (its zip bytes damaged, or one member's XML
     /// damaged and the zip rebuilt): never a panic, the pages or slides a conversion
     /// gives are numbered from 1 in increasing order.
-    pub fn check_damaged_copies(
+    pub(crate) fn check_damaged_copies(
         sample: &[u8],
         name: &str,
         file_type: crate::FileType,

@@ -30,7 +30,7 @@ const SKIP: &[&str] = &[
 const MAX_CHART_NAMES: usize = 200;
 
 /// Converts a pptx file into slide units.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let mut package = Package::open(FORMAT, input.bytes)?;
     let main = package.main_part(MAIN_PART);
     let parsed = package

@@ -18,18 +18,18 @@ const MAX_CMAP_ENTRIES: usize = 200_000;
 
 /// One decoded glyph of a shown string.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Glyph {
+pub(crate) struct Glyph {
     /// The Unicode text of the glyph (empty when unknown, several chars for ligatures).
-    pub text: String,
+    pub(crate) text: String,
     /// Advance width in thousandths of the font size (text space units × 1000).
-    pub width: f64,
+    pub(crate) width: f64,
     /// A single-byte code 32, which word spacing (`Tw`) applies to.
-    pub is_space_code: bool,
+    pub(crate) is_space_code: bool,
 }
 
 /// What the extractor needs to know about one font.
 #[derive(Debug, Clone, Default)]
-pub struct Font {
+pub(crate) struct Font {
     two_byte: bool,
     to_unicode: HashMap<u32, String>,
     /// 256 entries for simple fonts.
@@ -43,12 +43,12 @@ pub struct Font {
     /// Multiplier from glyph-space widths to thousandths of text space (Type3).
     width_scale: f64,
     /// Vertical size of 1 unit of font size, relative to a normal font (Type3).
-    pub size_scale: f64,
+    pub(crate) size_scale: f64,
 }
 
 impl Font {
     /// Reads a font dictionary. Never fails: unknown parts fall back to defaults.
-    pub fn load(doc: &Document, font: &Dictionary, glyph_names: &mut GlyphNames) -> Font {
+    pub(crate) fn load(doc: &Document, font: &Dictionary, glyph_names: &mut GlyphNames) -> Font {
         let subtype = font.get(b"Subtype").ok().and_then(name_of).unwrap_or(b"");
         let mut result = Font {
             default_width: 500.0,
@@ -73,7 +73,7 @@ impl Font {
     }
 
     /// The font used when text is shown before any `Tf`: Latin-1, 500/1000 em wide.
-    pub fn fallback() -> Font {
+    pub(crate) fn fallback() -> Font {
         Font {
             simple: latin1_table(),
             default_width: 500.0,
@@ -213,7 +213,7 @@ impl Font {
     }
 
     /// Splits a shown string into glyphs.
-    pub fn decode(&self, bytes: &[u8]) -> Vec<Glyph> {
+    pub(crate) fn decode(&self, bytes: &[u8]) -> Vec<Glyph> {
         if self.two_byte {
             bytes
                 .chunks(2)
@@ -276,14 +276,14 @@ impl Font {
 
 /// Looks up Adobe glyph names (with lopdf's glyph list) and caches the answers.
 #[derive(Default)]
-pub struct GlyphNames {
+pub(crate) struct GlyphNames {
     cache: HashMap<Vec<u8>, Option<String>>,
     base_tables: HashMap<Vec<u8>, Vec<Option<String>>>,
 }
 
 impl GlyphNames {
     /// The Unicode text of a glyph name, e.g. `eacute` → "é", `uni2013` → "–", `f_i` → "fi".
-    pub fn lookup(&mut self, doc: &Document, name: &[u8]) -> Option<String> {
+    pub(crate) fn lookup(&mut self, doc: &Document, name: &[u8]) -> Option<String> {
         if let Some(hit) = self.cache.get(name) {
             return hit.clone();
         }
@@ -690,7 +690,7 @@ fn offset_destination(dest: &[u8], offset: u32) -> String {
 }
 
 /// Parses the `bfchar` and `bfrange` sections of a ToUnicode CMap.
-pub fn parse_to_unicode(data: &[u8]) -> HashMap<u32, String> {
+pub(crate) fn parse_to_unicode(data: &[u8]) -> HashMap<u32, String> {
     let tokens = tokenize_cmap(data);
     let mut map = HashMap::new();
     let mut budget = MAX_CMAP_ENTRIES;

@@ -23,7 +23,7 @@ const FORMAT: &str = "pdf";
 const HEADER_WINDOW: usize = 1024;
 
 /// Converts a PDF into one unit per page.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let doc = load(input.bytes)?;
     let pages = doc.get_pages();
     if pages.is_empty() {
