@@ -17,10 +17,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::ooxml::{
-    clean, core_meta, pages_to_units, resolve_style, Element, Node, Package, PageBreak,
-    PageBuilder, PAGE_MAX_TOKENS, RENDERED_PAGE_MAX_TOKENS,
+use super::ooxml::{clean, core_meta, resolve_style, Package};
+use super::pages::{
+    pages_to_units, PageBreak, PageBuilder, PAGE_MAX_TOKENS, RENDERED_PAGE_MAX_TOKENS,
 };
+use super::xml::{Element, Node};
 use crate::{Conversion, ConvertError, Input};
 
 const FORMAT: &str = "docx";

@@ -14,10 +14,11 @@
 
 use std::collections::HashMap;
 
-use super::ooxml::{
-    clean, pages_to_units, parse_datetime, resolve_style, Element, Node, Package, PageBreak,
-    PageBuilder, PAGE_MAX_TOKENS, RENDERED_PAGE_MAX_TOKENS,
+use super::ooxml::{clean, parse_datetime, resolve_style, Package};
+use super::pages::{
+    pages_to_units, PageBreak, PageBuilder, PAGE_MAX_TOKENS, RENDERED_PAGE_MAX_TOKENS,
 };
+use super::xml::{Element, Node};
 use crate::{Conversion, ConvertError, FileMeta, Input};
 
 const FORMAT: &str = "odt";

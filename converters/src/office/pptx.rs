@@ -12,7 +12,8 @@
 
 use std::collections::HashMap;
 
-use super::ooxml::{clean, core_meta, short_title, Element, Node, Package, Relationship};
+use super::ooxml::{clean, core_meta, short_title, Package, Relationship};
+use super::xml::{Element, Node};
 use crate::{Conversion, ConvertError, Input, Locator, Unit, UnitKind};
 
 const FORMAT: &str = "pptx";
