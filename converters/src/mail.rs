@@ -14,8 +14,9 @@
 //!
 //! The body is the text/plain part(s) when present, else the HTML part(s) rendered with
 //! [`html_to_text`] (mail-parser's own HTML-to-text is crude). Attachments, including
-//! nested `message/rfc822` parts (as `.eml`), become [`ChildFile`]s with sanitised,
-//! de-duplicated names; the indexer converts them as files of their own.
+//! calendar invitations (as `.ics`) and nested `message/rfc822` parts (as `.eml`), become
+//! [`ChildFile`]s with sanitised, de-duplicated names; the indexer converts them as files
+//! of their own.
 
 use std::borrow::Cow;
 use std::collections::HashSet;

@@ -1,11 +1,22 @@
-//! Plain-text-like files (txt, md, log, json, code, html, ipynb) and the span chunker
-//! that other converters reuse for long flowing text.
+//! Text-like files → [`UnitKind::Span`] units, and the text helpers other converters
+//! share.
 //!
-//! Spans are line-aligned (so every unit has an exact `line_start..line_end`), sized by an
-//! approximate token count (~1.3 tokens per whitespace-separated word, the ratio of
-//! WordPiece on English prose), and overlap by a few trailing lines. A single line longer
-//! than the budget (minified JSON, a paragraph without breaks) is split at sentence ends,
-//! or at word boundaries when it has none.
+//! - Plain text (txt, md, log, json, code): decoded by [`decode_text`] (UTF-8, UTF-16
+//!   with a BOM, else Latin-1) and cut into spans.
+//! - HTML: rendered as text by [`html_to_text`] (also used for HTML-only e-mail), then
+//!   cut into spans whose line numbers refer to the rendered text; `<title>` becomes the
+//!   file's title.
+//! - Jupyter notebooks: one unit per cell (source, then text outputs), located by the
+//!   cell's line range in the raw JSON, as HippoCamp's locators do.
+//!
+//! Spans are line-aligned (so every unit has an exact `line_start..line_end`), sized by
+//! [`approx_tokens`] (~1.3 tokens per whitespace-separated word, the ratio of WordPiece
+//! on English prose; public, so the daemon counts tokens the same way), and overlap by a
+//! few trailing lines. A single line longer than the budget (minified JSON, a paragraph
+//! without breaks) is split at sentence ends, or at word boundaries when it has none.
+//! Dates that open a span's lines (journal and log entries) become its content time and
+//! weekdays. The chunker also cuts the word processors' over-long pages
+//! (`office::pages`).
 
 use crate::{Conversion, ConvertError, Input, Locator, Unit, UnitKind};
 

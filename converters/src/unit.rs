@@ -26,7 +26,7 @@ pub enum UnitKind {
     Event,
     /// A span of a plain-text-like file.
     Span,
-    /// A whole image (metadata now; OCR text and tags later).
+    /// A whole image (its metadata; the indexer appends OCR text and visual tags).
     Image,
     /// An audio or video file, or a window of one.
     Media,

@@ -3,8 +3,9 @@
 //! lopdf loads (and, with the empty password, decrypts) the file; our own extractor
 //! ([`extract`]) interprets each page's content stream with glyph positions, and
 //! [`layout`] orders the positioned runs into lines. Pages without text (scans) still
-//! get a unit with empty text so they stay addressable. Printed page labels come from
-//! the catalog's `/PageLabels` number tree.
+//! get a unit with empty text so they stay addressable; the indexer renders them and
+//! adds their text by OCR. Printed page labels come from the catalog's `/PageLabels`
+//! number tree.
 
 mod extract;
 mod font;
