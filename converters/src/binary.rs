@@ -19,6 +19,10 @@ use crate::{Conversion, ConvertError, FileMeta, Input, Locator, Unit, UnitKind};
 /// Member names listed for an archive.
 const MAX_MEMBERS: usize = 50;
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts an opaque file into one [`UnitKind::Metadata`] unit: "File <name>, <type>,
 /// <size>", with the array header of a .npy, the tensor names of a .safetensors and the
 /// member names of zip/tar archives (so an archive is findable by what it contains).

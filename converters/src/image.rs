@@ -43,6 +43,10 @@ impl PhotoInfo {
     }
 }
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts an image into one [`UnitKind::Image`] metadata unit (dimensions, format,
 /// EXIF time, camera, GPS). OCR text and visual tags are added by the indexer.
 pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {

@@ -9,6 +9,9 @@
 //!   the registry that maps each type to its converter. Every converter runs under
 //!   `catch_unwind`, so a panic inside a parsing library becomes a per-file
 //!   [`ConvertError::Panic`] rather than a crash;
+//! - [`converter_version`] and [`is_current`]: the version of each type's converter,
+//!   which the indexer stores per file, so that improving one converter re-converts only
+//!   the files of its types;
 //! - the unit model (module [`unit`]): [`Unit`], [`Locator`], [`UnitKind`], [`Modality`],
 //!   [`FileMeta`], [`ChildFile`], [`Conversion`];
 //! - [`approx_tokens`], the token estimate the converters size their units with.
@@ -36,12 +39,9 @@ pub mod unit;
 
 pub use detect::{detect, extension_of, FileType};
 pub use error::ConvertError;
+pub use registry::{converter_version, is_current};
 pub use text::approx_tokens;
 pub use unit::{ChildFile, Conversion, FileMeta, Locator, Modality, Unit, UnitKind};
-
-/// Bump when a converter's output changes, so the indexer re-converts files that were
-/// converted by an older version.
-pub const CONVERTER_VERSION: u32 = 2;
 
 /// Largest file whose full content is loaded for conversion.
 pub const MAX_CONTENT_BYTES: u64 = 512 * 1024 * 1024;
@@ -88,7 +88,7 @@ pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     }
     let format = input.file_type.as_str();
     let converter = registry::converter_for(input.file_type);
-    let result = panic_capture::catching(|| converter(input));
+    let result = panic_capture::catching(|| (converter.convert)(input));
     match result {
         Ok(converted) => converted,
         Err(detail) => Err(ConvertError::Panic { format, detail }),

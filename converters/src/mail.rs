@@ -40,6 +40,10 @@ const MAX_CHILDREN: usize = 1_000;
 /// Longest attachment name kept, in characters.
 const MAX_NAME_CHARS: usize = 150;
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts one e-mail message. Errors with `corrupt eml: no e-mail headers` when the
 /// bytes hold no recognisable RFC 5322 header.
 pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {

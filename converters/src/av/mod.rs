@@ -41,6 +41,10 @@ struct MediaProbe {
     created: Option<DateTime<FixedOffset>>,
 }
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts an audio or video file into one [`UnitKind::Media`] metadata unit (format,
 /// duration when the headers give it cheaply). `input.bytes` may hold only the head of
 /// the file; `input.size` is the real size. Transcripts and on-screen text are added by

@@ -37,6 +37,10 @@ const SKIP: &[&str] = &[
     "fldData",
 ];
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts a docx file into page-equivalent units.
 pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let mut package = Package::open(FORMAT, input.bytes)?;

@@ -26,6 +26,10 @@ const CONTENT: &str = "content.xml";
 /// Most consecutive spaces one `text:s` may stand for.
 const MAX_SPACES: usize = 1000;
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts an odt file into page-equivalent units.
 pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let mut package = Package::open(FORMAT, input.bytes)?;

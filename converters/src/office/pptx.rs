@@ -30,6 +30,10 @@ const SKIP: &[&str] = &[
 /// Most chart category/series names kept per chart.
 const MAX_CHART_NAMES: usize = 200;
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts a pptx file into slide units.
 pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let mut package = Package::open(FORMAT, input.bytes)?;

@@ -23,6 +23,10 @@ const FORMAT: &str = "pdf";
 /// `%PDF-` must start within this many bytes.
 const HEADER_WINDOW: usize = 1024;
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts a PDF into one unit per page.
 pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let doc = load(input.bytes)?;

@@ -26,6 +26,10 @@ use calamine::{Data, Ods, Range, Reader, Sheets, Xls, Xlsb, Xlsx, XlsxError};
 use crate::text::{approx_tokens, decode_text};
 use crate::{Conversion, ConvertError, FileMeta, Input, Locator, Unit, UnitKind};
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// A row group closes once its text reaches this many approximate tokens…
 pub(crate) const GROUP_TOKENS: usize = 300;
 /// …or holds this many data rows.
