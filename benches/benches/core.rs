@@ -241,7 +241,7 @@ fn build_unit_corpus(index_root: &Path, profile: &Path, units: usize, vocab: &[S
             size: 1,
             mtime_ns: 0,
             hash: None,
-            converter_version: converters::CONVERTER_VERSION,
+            converter_version: converters::converter_version(converters::FileType::Pdf),
             status: FileStatus::Indexed,
             reason: None,
             error: None,

@@ -7,7 +7,9 @@
 use crate::unit::Modality;
 
 /// A detected file type. The name (`as_str`) is what the index stores as `file_type`
-/// when the extension is missing or misleading.
+/// when the extension is missing or misleading. A new type must be listed in
+/// [`FileType::ALL`] (else [`FileType::parse`] cannot read it back and its files never
+/// count as converted by the current converter version).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FileType {
     Pdf,
@@ -37,6 +39,29 @@ pub enum FileType {
 }
 
 impl FileType {
+    pub const ALL: [FileType; 19] = [
+        FileType::Pdf,
+        FileType::Docx,
+        FileType::Odt,
+        FileType::Pptx,
+        FileType::Xlsx,
+        FileType::Xls,
+        FileType::Ods,
+        FileType::Csv,
+        FileType::Tsv,
+        FileType::Eml,
+        FileType::Ics,
+        FileType::Sqlite,
+        FileType::Ipynb,
+        FileType::Html,
+        FileType::Text,
+        FileType::Image,
+        FileType::Audio,
+        FileType::Video,
+        FileType::Binary,
+    ];
+
+    /// The name the index stores as `file_type` (`pdf`, `docx`, …, `binary`).
     pub fn as_str(self) -> &'static str {
         match self {
             FileType::Pdf => "pdf",
@@ -59,6 +84,11 @@ impl FileType {
             FileType::Video => "video",
             FileType::Binary => "binary",
         }
+    }
+
+    /// The type named `name` (as written by [`FileType::as_str`]), if any.
+    pub fn parse(name: &str) -> Option<FileType> {
+        FileType::ALL.into_iter().find(|t| t.as_str() == name)
     }
 
     /// HippoCamp's modality label for this type.
@@ -370,7 +400,7 @@ fn starts_with_ci(bytes: &[u8], prefix: &[u8]) -> bool {
 
 /// True when the bytes look like text: no NUL bytes and mostly valid UTF-8 (a cut
 /// multi-byte sequence at the end of the sniffed window is allowed).
-pub fn looks_like_text(head: &[u8]) -> bool {
+pub(crate) fn looks_like_text(head: &[u8]) -> bool {
     if head.is_empty() {
         return true;
     }
@@ -472,6 +502,20 @@ mod tests {
         assert_eq!(detect("a.mkv", b"\x1A\x45\xDF\xA3...."), FileType::Video);
         assert_eq!(detect("a.mp3", b"ID3\x04\0"), FileType::Audio);
         assert_eq!(FileType::Video.modality(), Modality::Video);
+    }
+
+    #[test]
+    fn type_names_round_trip() {
+        for file_type in FileType::ALL {
+            assert_eq!(FileType::parse(file_type.as_str()), Some(file_type));
+        }
+        let mut names: Vec<&str> = FileType::ALL.iter().map(|t| t.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), FileType::ALL.len());
+        for unknown in ["", "PDF", " pdf", "media", "xlsm"] {
+            assert_eq!(FileType::parse(unknown), None, "{unknown:?}");
+        }
     }
 
     #[test]

@@ -39,21 +39,24 @@ pub enum ConvertError {
 
 impl ConvertError {
     /// Shorthand for the most common error: the bytes are not a valid `format` file.
-    pub fn corrupt(format: &'static str, detail: impl std::fmt::Display) -> ConvertError {
+    pub(crate) fn corrupt(format: &'static str, detail: impl std::fmt::Display) -> ConvertError {
         ConvertError::Corrupt {
             format,
             detail: detail.to_string(),
         }
     }
 
-    pub fn unsupported(format: &'static str, detail: impl std::fmt::Display) -> ConvertError {
+    pub(crate) fn unsupported(
+        format: &'static str,
+        detail: impl std::fmt::Display,
+    ) -> ConvertError {
         ConvertError::Unsupported {
             format,
             detail: detail.to_string(),
         }
     }
 
-    pub fn encrypted(format: &'static str, detail: impl std::fmt::Display) -> ConvertError {
+    pub(crate) fn encrypted(format: &'static str, detail: impl std::fmt::Display) -> ConvertError {
         ConvertError::Encrypted {
             format,
             detail: detail.to_string(),

@@ -1,31 +1,47 @@
 //! Converters: turn personal files into atomic units (AUs).
 //!
-//! Pure functions: bytes in, [`Conversion`] out. Nothing here knows about the index.
-//! [`convert`] detects nothing by itself: callers detect with [`detect::detect`] (content
-//! first, extension second) and pass the [`FileType`] in an [`Input`]. Every converter
-//! runs under `catch_unwind`, so a panic inside a parsing library becomes a per-file
-//! [`ConvertError::Panic`] rather than a crash.
+//! Pure functions: bytes in, [`Conversion`] out; nothing here knows about the index. The
+//! public surface:
+//!
+//! - [`detect()`] (module [`detect`]): the [`FileType`] of a file from its name and first
+//!   bytes, content first, extension second;
+//! - [`convert`]: an [`Input`] (name, bytes, real size, detected type) → units, through
+//!   the registry that maps each type to its converter. Every converter runs under
+//!   `catch_unwind`, so a panic inside a parsing library becomes a per-file
+//!   [`ConvertError::Panic`] rather than a crash;
+//! - [`converter_version`] and [`is_current`]: the version of each type's converter,
+//!   which the indexer stores per file, so that improving one converter re-converts only
+//!   the files of its types;
+//! - the unit model (module [`unit`]): [`Unit`], [`Locator`], [`UnitKind`], [`Modality`],
+//!   [`FileMeta`], [`ChildFile`], [`Conversion`];
+//! - [`approx_tokens`], the token estimate the converters size their units with.
+//!
+//! The format modules are private: `pdf`, `office` (docx, odt, pptx), `sheet` (xlsx, xls,
+//! ods, csv, tsv), `mail`, `calendar`, `sqlite`, `text` (text, html, ipynb), `image`,
+//! `av` (audio and video containers) and `binary`; `registry` maps types to them.
 
-pub mod calendar;
+mod av;
+mod binary;
+mod calendar;
 pub mod detect;
-pub mod error;
-pub mod mail;
-pub mod media;
-pub mod office;
+mod error;
+mod image;
+mod mail;
+mod meta;
+mod office;
 mod panic_capture;
-pub mod pdf;
-pub mod sheet;
-pub mod sqlite;
-pub mod text;
+mod pdf;
+mod registry;
+mod sheet;
+mod sqlite;
+mod text;
 pub mod unit;
 
 pub use detect::{detect, extension_of, FileType};
 pub use error::ConvertError;
+pub use registry::{converter_version, is_current};
+pub use text::approx_tokens;
 pub use unit::{ChildFile, Conversion, FileMeta, Locator, Modality, Unit, UnitKind};
-
-/// Bump when a converter's output changes, so the indexer re-converts files that were
-/// converted by an older version.
-pub const CONVERTER_VERSION: u32 = 2;
 
 /// Largest file whose full content is loaded for conversion.
 pub const MAX_CONTENT_BYTES: u64 = 512 * 1024 * 1024;
@@ -71,303 +87,13 @@ pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
         });
     }
     let format = input.file_type.as_str();
-    let result = panic_capture::catching(|| convert_unguarded(input));
+    let converter = registry::converter_for(input.file_type);
+    let result = panic_capture::catching(|| (converter.convert)(input));
     match result {
         Ok(converted) => converted,
         Err(detail) => Err(ConvertError::Panic { format, detail }),
     }
 }
 
-fn convert_unguarded(input: &Input) -> Result<Conversion, ConvertError> {
-    match input.file_type {
-        FileType::Pdf => pdf::convert(input),
-        FileType::Docx => office::docx::convert(input),
-        FileType::Odt => office::odt::convert(input),
-        FileType::Pptx => office::pptx::convert(input),
-        FileType::Xlsx | FileType::Xls | FileType::Ods => sheet::convert_workbook(input),
-        FileType::Csv | FileType::Tsv => sheet::convert_delimited(input),
-        FileType::Eml => mail::convert(input),
-        FileType::Ics => calendar::convert(input),
-        FileType::Sqlite => sqlite::convert(input),
-        FileType::Ipynb => text::convert_notebook(input),
-        FileType::Html => text::convert_html(input),
-        FileType::Text => text::convert_text(input),
-        FileType::Image => media::convert_image(input),
-        FileType::Audio | FileType::Video => media::convert_media(input),
-        FileType::Binary => media::convert_binary(input),
-    }
-}
-
-/// Helpers shared by the converters' randomized and damaged-input tests.
 #[cfg(test)]
-pub(crate) mod testutil {
-    use crate::{Conversion, ConvertError, Input};
-
-    /// A small deterministic generator (xorshift64*), so failures reproduce. The seed
-    /// must not be 0.
-    pub(crate) struct Rng(pub(crate) u64);
-
-    impl Rng {
-        pub(crate) fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
-        /// Uniform in `0..n` (`n` > 0).
-        pub(crate) fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        /// True once in `n` times on average.
-        pub(crate) fn one_in(&mut self, n: usize) -> bool {
-            self.below(n) == 0
-        }
-
-        pub(crate) fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-            &items[self.below(items.len())]
-        }
-
-        /// A length skewed towards the small: often 0..8, sometimes up to `max`.
-        pub(crate) fn size(&mut self, max: usize) -> usize {
-            match self.below(4) {
-                0 => self.below(8),
-                1 => self.below(64.min(max) + 1),
-                _ => self.below(max + 1),
-            }
-        }
-    }
-
-    /// Text pieces that stress byte and char boundaries: 1- to 4-byte characters, a
-    /// combining mark, whitespace of several kinds, line breaks, BOM, NUL, punctuation
-    /// that parsers split on.
-    pub(crate) const TEXT_PIECES: &[&str] = &[
-        "a",
-        "word",
-        "Z9",
-        "é",
-        "€",
-        "𝄞",
-        "漢字",
-        "e\u{301}",
-        "\u{10FFFF}",
-        " ",
-        "  ",
-        "\t",
-        "\n",
-        "\r\n",
-        "\r",
-        "\u{a0}",
-        "\u{2003}",
-        "\u{feff}",
-        "\0",
-        ".",
-        ",",
-        ";",
-        ":",
-        "\"",
-        "'",
-        "-",
-        "_",
-        "/",
-        "\\",
-        "<",
-        ">",
-        "&",
-        "=",
-        "(",
-        ")",
-        "[",
-        "]",
-        "{",
-        "}",
-        "#",
-        "0",
-        "12",
-        "…",
-    ];
-
-    /// Integers at the edges of every width, as written in files.
-    pub(crate) const EDGE_NUMBERS: &[&str] = &[
-        "0",
-        "1",
-        "-1",
-        "+1",
-        "-0",
-        "12",
-        "13",
-        "31",
-        "32",
-        "255",
-        "256",
-        "65535",
-        "65536",
-        "2147483647",
-        "2147483648",
-        "-2147483648",
-        "-2147483649",
-        "4294967295",
-        "4294967296",
-        "9223372036854775807",
-        "-9223372036854775808",
-        "18446744073709551615",
-        "99999999999999999999999",
-        "",
-    ];
-
-    /// Floats at the edges (non-finite ones included).
-    pub(crate) const EDGE_F64: &[f64] = &[
-        0.0,
-        -0.0,
-        0.5,
-        1.0,
-        -1.0,
-        59.0,
-        61.0,
-        1e8,
-        -1e8,
-        1.5e11,
-        -1.5e11,
-        4_294_967_295.0,
-        1e15,
-        -1e15,
-        9.3e18,
-        -9.3e18,
-        1e300,
-        -1e300,
-        f64::MAX,
-        f64::MIN,
-        f64::MIN_POSITIVE,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::NAN,
-    ];
-
-    /// Random text made of `pieces`: empty, short or long; sometimes one piece repeated
-    /// (a huge run without a break).
-    pub(crate) fn random_text(rng: &mut Rng, pieces: &[&str], max_pieces: usize) -> String {
-        let len = rng.size(max_pieces);
-        if rng.one_in(8) {
-            return rng.pick(pieces).repeat(len);
-        }
-        (0..len).map(|_| *rng.pick(pieces)).collect()
-    }
-
-    /// Random bytes, biased towards 0, 0xFF, 0x80 and ASCII.
-    pub(crate) fn random_bytes(rng: &mut Rng, max_len: usize) -> Vec<u8> {
-        let len = rng.size(max_len);
-        (0..len)
-            .map(|_| match rng.below(5) {
-                0 => 0,
-                1 => 0xFF,
-                2 => 0x80 | rng.below(64) as u8,
-                3 => b' ' + rng.below(95) as u8,
-                _ => rng.next() as u8,
-            })
-            .collect()
-    }
-
-    /// A damaged copy of `bytes`: one to three of bytes flipped, cut short, a span zeroed
-    /// or set to 0xFF, deleted or repeated, random bytes or a stray multi-byte UTF-8
-    /// fragment inserted.
-    pub(crate) fn mutate(rng: &mut Rng, bytes: &[u8]) -> Vec<u8> {
-        let mut out = bytes.to_vec();
-        for _ in 0..1 + rng.below(3) {
-            let len = out.len();
-            let at = rng.below(len + 1);
-            let span = 1 + rng.size(64);
-            let end = (at + span).min(len);
-            match rng.below(8) {
-                0 => {
-                    for _ in 0..1 + rng.below(8) {
-                        if len > 0 {
-                            let i = rng.below(len);
-                            out[i] ^= 1 << rng.below(8);
-                        }
-                    }
-                }
-                1 => out.truncate(at),
-                2 => out[at..end].iter_mut().for_each(|b| *b = 0),
-                3 => out[at..end].iter_mut().for_each(|b| *b = 0xFF),
-                4 => {
-                    out.drain(at..end);
-                }
-                5 => {
-                    let copy = out[at..end].to_vec();
-                    for _ in 0..1 + rng.below(4) {
-                        out.splice(at..at, copy.iter().copied());
-                    }
-                }
-                6 => {
-                    let noise = random_bytes(rng, 16);
-                    out.splice(at..at, noise);
-                }
-                _ => {
-                    let piece = rng.pick(&["é", "€", "𝄞", "\u{feff}"]).as_bytes();
-                    let cut = 1 + rng.below(piece.len());
-                    out.splice(at..at, piece[..cut].iter().copied());
-                }
-            }
-        }
-        out
-    }
-
-    /// A damaged copy of a text that is still valid UTF-8: pieces inserted, spans
-    /// deleted or repeated, cut short (always at a char boundary).
-    pub(crate) fn mutate_text(rng: &mut Rng, text: &str, pieces: &[&str]) -> String {
-        let mut out = text.to_string();
-        for _ in 0..1 + rng.below(3) {
-            let boundaries: Vec<usize> = out
-                .char_indices()
-                .map(|(i, _)| i)
-                .chain([out.len()])
-                .collect();
-            let at = *rng.pick(&boundaries);
-            let end = *rng.pick(&boundaries);
-            let (at, end) = (at.min(end), at.max(end));
-            match rng.below(4) {
-                0 => out.insert_str(at, &random_text(rng, pieces, 8)),
-                1 => out.replace_range(at..end, ""),
-                2 => {
-                    let copy = out[at..end].to_string();
-                    out.insert_str(at, &copy);
-                }
-                _ => out.truncate(at),
-            }
-        }
-        out
-    }
-
-    /// Runs the guarded entry point and fails the test on a converter panic (which
-    /// `convert` reports as [`ConvertError::Panic`] instead of unwinding).
-    pub(crate) fn convert_without_panic(
-        input: &Input,
-        what: &str,
-    ) -> Result<Conversion, ConvertError> {
-        let result = crate::convert(input);
-        if let Err(ConvertError::Panic { detail, .. }) = &result {
-            panic!("{what}: converter panicked: {detail}");
-        }
-        result
-    }
-
-    /// What every conversion promises: kinds set, ranges in order, pages and slides
-    /// counted from 1.
-    pub(crate) fn check_conversion(conversion: &Conversion, what: &str) {
-        for unit in &conversion.units {
-            let l = &unit.locator;
-            assert!(unit.kind.is_some(), "{what}: unit without kind {unit:?}");
-            let ordered = |a: Option<u64>, b: Option<u64>| match (a, b) {
-                (Some(a), Some(b)) => a <= b,
-                _ => true,
-            };
-            assert!(ordered(l.row_start, l.row_end), "{what}: rows {l:?}");
-            assert!(ordered(l.line_start, l.line_end), "{what}: lines {l:?}");
-            assert!(ordered(l.char_start, l.char_end), "{what}: chars {l:?}");
-            assert!(ordered(l.t_start_ms, l.t_end_ms), "{what}: times {l:?}");
-            assert!(l.page.is_none_or(|p| p >= 1), "{what}: page {l:?}");
-            assert!(l.slide.is_none_or(|s| s >= 1), "{what}: slide {l:?}");
-        }
-    }
-}
+mod testutil;

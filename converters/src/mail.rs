@@ -14,8 +14,9 @@
 //!
 //! The body is the text/plain part(s) when present, else the HTML part(s) rendered with
 //! [`html_to_text`] (mail-parser's own HTML-to-text is crude). Attachments, including
-//! nested `message/rfc822` parts (as `.eml`), become [`ChildFile`]s with sanitised,
-//! de-duplicated names; the indexer converts them as files of their own.
+//! calendar invitations (as `.ics`) and nested `message/rfc822` parts (as `.eml`), become
+//! [`ChildFile`]s with sanitised, de-duplicated names; the indexer converts them as files
+//! of their own.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -39,9 +40,13 @@ const MAX_CHILDREN: usize = 1_000;
 /// Longest attachment name kept, in characters.
 const MAX_NAME_CHARS: usize = 150;
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts one e-mail message. Errors with `corrupt eml: no e-mail headers` when the
 /// bytes hold no recognisable RFC 5322 header.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let message = MessageParser::default()
         .parse(input.bytes)
         .ok_or_else(|| ConvertError::corrupt(FORMAT, "no e-mail headers"))?;

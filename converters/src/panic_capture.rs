@@ -36,7 +36,7 @@ fn install_hook() {
 }
 
 /// Runs `f`; a panic becomes `Err("message at file:line:column")`.
-pub fn catching<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+pub(crate) fn catching<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     install_hook();
     let was = CAPTURING.with(|c| c.replace(true));
     LOCATION.with(|slot| slot.borrow_mut().take());

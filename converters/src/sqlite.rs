@@ -24,8 +24,12 @@ use crate::{Conversion, ConvertError, FileMeta, Input, Unit};
 const FORMAT: &str = "sqlite";
 const MAGIC: &[u8] = b"SQLite format 3\0";
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts a SQLite database into row groups per table.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     if input.bytes.is_empty() {
         return Err(ConvertError::Empty);
     }

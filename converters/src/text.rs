@@ -1,23 +1,38 @@
-//! Plain-text-like files (txt, md, log, json, code, html, ipynb) and the span chunker
-//! that other converters reuse for long flowing text.
+//! Text-like files → [`UnitKind::Span`] units, and the text helpers other converters
+//! share.
 //!
-//! Spans are line-aligned (so every unit has an exact `line_start..line_end`), sized by an
-//! approximate token count (~1.3 tokens per whitespace-separated word, the ratio of
-//! WordPiece on English prose), and overlap by a few trailing lines. A single line longer
-//! than the budget (minified JSON, a paragraph without breaks) is split at sentence ends,
-//! or at word boundaries when it has none.
+//! - Plain text (txt, md, log, json, code): decoded by [`decode_text`] (UTF-8, UTF-16
+//!   with a BOM, else Latin-1) and cut into spans.
+//! - HTML: rendered as text by [`html_to_text`] (also used for HTML-only e-mail), then
+//!   cut into spans whose line numbers refer to the rendered text; `<title>` becomes the
+//!   file's title.
+//! - Jupyter notebooks: one unit per cell (source, then text outputs), located by the
+//!   cell's line range in the raw JSON, as HippoCamp's locators do.
+//!
+//! Spans are line-aligned (so every unit has an exact `line_start..line_end`), sized by
+//! [`approx_tokens`] (~1.3 tokens per whitespace-separated word, the ratio of WordPiece
+//! on English prose; public, so the daemon counts tokens the same way), and overlap by a
+//! few trailing lines. A single line longer than the budget (minified JSON, a paragraph
+//! without breaks) is split at sentence ends, or at word boundaries when it has none.
+//! Dates that open a span's lines (journal and log entries) become its content time and
+//! weekdays. The chunker also cuts the word processors' over-long pages
+//! (`office::pages`).
 
 use crate::{Conversion, ConvertError, Input, Locator, Unit, UnitKind};
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Chunking budget in approximate tokens.
 #[derive(Debug, Clone, Copy)]
-pub struct ChunkOptions {
+pub(crate) struct ChunkOptions {
     /// A span closes once it reaches this many tokens…
-    pub target_tokens: usize,
+    pub(crate) target_tokens: usize,
     /// …and never grows beyond this many.
-    pub max_tokens: usize,
+    pub(crate) max_tokens: usize,
     /// Trailing context (in tokens) repeated at the start of the next span.
-    pub overlap_tokens: usize,
+    pub(crate) overlap_tokens: usize,
 }
 
 impl Default for ChunkOptions {
@@ -33,12 +48,12 @@ impl Default for ChunkOptions {
 /// One chunk of a text, with 1-based inclusive line numbers and 0-based char offsets
 /// (in `char`s, end exclusive).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Span {
-    pub text: String,
-    pub line_start: u64,
-    pub line_end: u64,
-    pub char_start: u64,
-    pub char_end: u64,
+pub(crate) struct Span {
+    pub(crate) text: String,
+    pub(crate) line_start: u64,
+    pub(crate) line_end: u64,
+    pub(crate) char_start: u64,
+    pub(crate) char_end: u64,
 }
 
 /// Approximate token count of a text (WordPiece-like: ~1.3 per word, long words more).
@@ -49,7 +64,7 @@ pub fn approx_tokens(text: &str) -> usize {
 }
 
 /// Decodes bytes as text: UTF-8 (BOM stripped), UTF-16 with a BOM, else Latin-1.
-pub fn decode_text(bytes: &[u8]) -> String {
+pub(crate) fn decode_text(bytes: &[u8]) -> String {
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         return String::from_utf8_lossy(rest).into_owned();
     }
@@ -83,7 +98,7 @@ struct Line<'t> {
 
 /// Splits a text into line-aligned spans of roughly `options.target_tokens` tokens.
 /// Blank-only texts give no spans.
-pub fn chunk_text(text: &str, options: ChunkOptions) -> Vec<Span> {
+pub(crate) fn chunk_text(text: &str, options: ChunkOptions) -> Vec<Span> {
     let mut lines = Vec::new();
     let mut char_pos = 0u64;
     for (index, raw) in text.split('\n').enumerate() {
@@ -245,7 +260,7 @@ fn max_word_chars(target_tokens: usize) -> usize {
 }
 
 /// Turns spans into text units.
-pub fn spans_to_units(spans: Vec<Span>) -> Vec<Unit> {
+pub(crate) fn spans_to_units(spans: Vec<Span>) -> Vec<Unit> {
     spans
         .into_iter()
         .map(|span| {
@@ -263,7 +278,7 @@ pub fn spans_to_units(spans: Vec<Span>) -> Vec<Unit> {
 }
 
 /// txt, md, log, json, code: line-aligned spans of the decoded text.
-pub fn convert_text(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert_text(input: &Input) -> Result<Conversion, ConvertError> {
     let text = decode_text(input.bytes);
     if text.trim().is_empty() {
         return Ok(Conversion::default());
@@ -273,7 +288,7 @@ pub fn convert_text(input: &Input) -> Result<Conversion, ConvertError> {
 }
 
 /// HTML: converted to text; line numbers refer to the converted text.
-pub fn convert_html(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert_html(input: &Input) -> Result<Conversion, ConvertError> {
     let text = html_to_text(input.bytes);
     let mut conversion =
         Conversion::from_units(spans_to_units(chunk_text(&text, ChunkOptions::default())));
@@ -282,7 +297,7 @@ pub fn convert_html(input: &Input) -> Result<Conversion, ConvertError> {
 }
 
 /// Renders HTML as plain text (tables and lists kept readable, links dropped).
-pub fn html_to_text(bytes: &[u8]) -> String {
+pub(crate) fn html_to_text(bytes: &[u8]) -> String {
     html2text::config::plain()
         .string_from_read(bytes, 100)
         .unwrap_or_else(|_| decode_text(bytes))
@@ -300,7 +315,7 @@ fn html_title(html: &str) -> Option<String> {
 /// Jupyter notebooks: one span group per cell (markdown and code, plus text outputs).
 /// Line numbers refer to the raw JSON file, as HippoCamp's locators do: each cell's
 /// `source` lines are found in the raw text in order.
-pub fn convert_notebook(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert_notebook(input: &Input) -> Result<Conversion, ConvertError> {
     let raw = decode_text(input.bytes);
     let json: serde_json::Value = serde_json::from_str(&raw)
         .map_err(|e| ConvertError::corrupt("ipynb", format!("invalid JSON: {e}")))?;

@@ -26,7 +26,7 @@ pub enum UnitKind {
     Event,
     /// A span of a plain-text-like file.
     Span,
-    /// A whole image (metadata now; OCR text and tags later).
+    /// A whole image (its metadata; the indexer appends OCR text and visual tags).
     Image,
     /// An audio or video file, or a window of one.
     Media,
@@ -289,7 +289,7 @@ impl Unit {
     /// earliest becomes `content_time` (wall clock, +00:00) unless one is set, and the
     /// span and the weekdays are recorded in `fields` (`date_start`, `date_end`,
     /// `weekdays`) for time-aware ranking.
-    pub fn with_record_dates(mut self, dates: &[chrono::NaiveDate]) -> Unit {
+    pub(crate) fn with_record_dates(mut self, dates: &[chrono::NaiveDate]) -> Unit {
         let (Some(first), Some(last)) = (dates.iter().min(), dates.iter().max()) else {
             return self;
         };
@@ -343,7 +343,7 @@ pub fn parse_weekday_list(list: &str) -> Vec<u32> {
 
 /// Dates written as `YYYY-MM-DD` (or `YYYY/MM/DD`) or `M/D/YYYY` anywhere in a text (at
 /// most 400). Month-first is assumed for slashed dates unless the first number is above 12.
-pub fn dates_in(text: &str) -> Vec<chrono::NaiveDate> {
+pub(crate) fn dates_in(text: &str) -> Vec<chrono::NaiveDate> {
     let mut out = Vec::new();
     for token in text.split(|c: char| !(c.is_ascii_digit() || c == '-' || c == '/')) {
         if out.len() >= 400 {
@@ -381,7 +381,7 @@ pub fn dates_in(text: &str) -> Vec<chrono::NaiveDate> {
 
 /// Dates that open a line (journal and log entries: "2025-08-16 (Sat) …",
 /// "## 2025-08-16", "- 8/16/2025: …").
-pub fn entry_dates(text: &str) -> Vec<chrono::NaiveDate> {
+pub(crate) fn entry_dates(text: &str) -> Vec<chrono::NaiveDate> {
     text.lines()
         .filter_map(|line| {
             let head: String = line

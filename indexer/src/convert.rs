@@ -104,7 +104,8 @@ pub fn convert_file(
     // mtime moved, content did not: keep what is indexed.
     if let Some(previous) = previous {
         if previous.hash.as_deref() == Some(hash.as_str())
-            && previous.converter_version == converters::CONVERTER_VERSION
+            && previous.file_type == file_type.as_str()
+            && converted_by_current(previous)
             && previous.status == FileStatus::Indexed
             && previous.unit_count > 0
             && !converter.stages.owed(previous)
@@ -155,7 +156,7 @@ pub fn base_record(
         size,
         mtime_ns,
         hash,
-        converter_version: converters::CONVERTER_VERSION,
+        converter_version: converters::converter_version(file_type),
         status: FileStatus::Indexed,
         reason: None,
         error: None,
@@ -178,8 +179,14 @@ fn fail(record: &mut FileRecord, category: &str, message: String) {
     record.error = Some(message);
 }
 
+/// Whether the file was converted by the current version of its type's converter
+/// (versions are per type: improving one converter re-converts only its files).
+pub fn converted_by_current(record: &FileRecord) -> bool {
+    converters::is_current(&record.file_type, record.converter_version)
+}
+
 /// Maximum nesting of attachments (mail in mail in mail…).
-const MAX_ATTACHMENT_DEPTH: usize = 3;
+pub const MAX_ATTACHMENT_DEPTH: usize = 3;
 
 impl Converter<'_> {
     fn convert(&self, job: Job<'_>) -> Converted {

@@ -13,7 +13,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::convert::{convert_file, convert_gold, Converted, Converter};
+use crate::convert::{
+    convert_file, convert_gold, converted_by_current, Converted, Converter, MAX_ATTACHMENT_DEPTH,
+};
 use crate::error::IndexError;
 use crate::manifest::{FileRecord, FileStatus};
 pub use crate::options::{IndexOptions, NoProgress, Progress};
@@ -75,6 +77,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
         timeout: options.file_timeout,
         stages: &stages,
     };
+    let stale_attachments = parents_of_stale_attachments(&known);
     let mut seen: HashSet<String> = HashSet::new();
     let mut to_convert: Vec<&WalkedFile> = Vec::new();
     let mut issue_records = Vec::new();
@@ -84,7 +87,8 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
             Some(record)
                 if record.size == file.size
                     && record.mtime_ns == file.mtime_ns
-                    && record.converter_version == converters::CONVERTER_VERSION
+                    && converted_by_current(record)
+                    && !stale_attachments.contains(&record.path)
                     && record.extra.get(crate::gold::GOLD_HASH_KEY)
                         == gold.hash_of(&file.rel_path)
                     && !stages.owed(record) =>
@@ -143,7 +147,11 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
             batch
                 .par_iter()
                 .map(|file| {
-                    let previous = known.get(&file.rel_path);
+                    // A file whose attachments need converting again is not kept as is,
+                    // even when its content is unchanged.
+                    let previous = known
+                        .get(&file.rel_path)
+                        .filter(|r| !stale_attachments.contains(&r.path));
                     let file_started = Instant::now();
                     let converted = match gold.by_path.get(&file.rel_path) {
                         Some(entry) => convert_gold(file, entry),
@@ -288,6 +296,27 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     Ok(summary)
 }
 
+/// Top-level files with an attachment (at any depth) that an older version of the
+/// attachment's converter converted. Attachments are only converted with their parent,
+/// so such a parent is converted again, even when it is unchanged.
+fn parents_of_stale_attachments(known: &HashMap<String, FileRecord>) -> HashSet<String> {
+    known
+        .values()
+        .filter(|r| r.parent_path.is_some() && !converted_by_current(r))
+        .filter_map(|r| {
+            let mut top = r.parent_path.clone()?;
+            // Bounded: a damaged manifest could hold a cycle.
+            for _ in 0..=MAX_ATTACHMENT_DEPTH {
+                match known.get(&top).and_then(|p| p.parent_path.clone()) {
+                    Some(up) => top = up,
+                    None => break,
+                }
+            }
+            Some(top)
+        })
+        .collect()
+}
+
 /// A path and all the attachments below it, as known to the manifest.
 fn subtree(known: &HashMap<String, FileRecord>, path: &str) -> Vec<String> {
     let parent = UnitPath::parse(path);
@@ -310,7 +339,8 @@ fn issue_record(issue: &crate::walk::WalkIssue) -> FileRecord {
         size: 0,
         mtime_ns: 0,
         hash: None,
-        converter_version: converters::CONVERTER_VERSION,
+        // No converter ran (and without a type the record is never current).
+        converter_version: 0,
         status: if issue.skipped {
             FileStatus::Skipped
         } else {
@@ -348,4 +378,102 @@ fn write_converted(
         write_converted(writer, child, summary)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use converters::FileType;
+
+    use super::*;
+    use crate::manifest::Manifest;
+    use crate::options::NoProgress;
+
+    /// A message with one text attachment (converted as `mail.eml#attachment/notes.txt`).
+    const MAIL: &str = "From: Ana <ana@example.com>\r\nTo: Bo <bo@example.com>\r\n\
+        Subject: Minutes\r\nDate: Wed, 1 Oct 2025 18:05:00 -0700\r\nMIME-Version: 1.0\r\n\
+        Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n\
+        --b\r\nContent-Type: text/plain\r\n\r\nThe minutes are attached.\r\n\
+        --b\r\nContent-Type: text/plain; name=\"notes.txt\"\r\n\
+        Content-Disposition: attachment; filename=\"notes.txt\"\r\n\r\n\
+        Minutes of the Tuesday meeting.\r\n--b--\r\n";
+
+    /// Lexical only: no models, no OCR, no media analysis.
+    fn options(profile: &Path, index: &Path) -> IndexOptions {
+        IndexOptions {
+            threads: 1,
+            embed: false,
+            ocr: false,
+            media: false,
+            models_dir: index.join("no-models"),
+            ..IndexOptions::new(profile, index)
+        }
+    }
+
+    /// Rewrites one manifest row with `change`.
+    fn edit(index: &Path, path: &str, change: impl FnOnce(&mut FileRecord)) {
+        let mut manifest = Manifest::open(&IndexLayout::new(index).manifest_path()).unwrap();
+        let mut record = manifest.get(path).unwrap().expect(path);
+        change(&mut record);
+        manifest.apply(&[record], &[]).unwrap();
+    }
+
+    fn stored_version(index: &Path, path: &str) -> u32 {
+        let manifest = Manifest::open(&IndexLayout::new(index).manifest_path()).unwrap();
+        manifest.get(path).unwrap().expect(path).converter_version
+    }
+
+    /// (converted, unchanged) of one more run.
+    fn rerun(options: &IndexOptions) -> (u64, u64) {
+        let summary = run(options, &NoProgress).unwrap();
+        assert_eq!(summary.touched, 0, "{summary:?}");
+        (summary.converted, summary.unchanged)
+    }
+
+    #[test]
+    fn a_new_converter_version_reconverts_only_the_files_of_its_type() {
+        let dir = tempfile::tempdir().unwrap();
+        let (profile, index) = (dir.path().join("profile"), dir.path().join("index"));
+        std::fs::create_dir(&profile).unwrap();
+        std::fs::write(
+            profile.join("notes.txt"),
+            "Minutes of the Monday meeting.\n",
+        )
+        .unwrap();
+        std::fs::write(profile.join("table.csv"), "item,amount\nrent,1200\n").unwrap();
+        std::fs::write(profile.join("mail.eml"), MAIL).unwrap();
+        let options = options(&profile, &index);
+
+        // Three files and the attachment, then nothing to do.
+        assert_eq!(rerun(&options), (4, 0));
+        assert_eq!(rerun(&options), (0, 3));
+        let text_version = converters::converter_version(FileType::Text);
+        assert_eq!(stored_version(&index, "notes.txt"), text_version);
+        assert_eq!(
+            stored_version(&index, "table.csv"),
+            converters::converter_version(FileType::Csv)
+        );
+
+        // The text converter moved on since notes.txt was converted: only it is redone.
+        edit(&index, "notes.txt", |r| r.converter_version -= 1);
+        assert_eq!(rerun(&options), (1, 2));
+        assert_eq!(stored_version(&index, "notes.txt"), text_version);
+        assert_eq!(rerun(&options), (0, 3));
+
+        // Same for an attachment: it is redone with its (unchanged) parent.
+        let attachment = "mail.eml#attachment/notes.txt";
+        assert_eq!(stored_version(&index, attachment), text_version);
+        edit(&index, attachment, |r| r.converter_version -= 1);
+        assert_eq!(rerun(&options), (2, 2));
+        assert_eq!(stored_version(&index, attachment), text_version);
+        assert_eq!(rerun(&options), (0, 3));
+
+        // A row whose type is no longer known counts as converted by an old version.
+        edit(&index, "table.csv", |r| {
+            r.file_type = "spreadsheet".to_string()
+        });
+        assert_eq!(rerun(&options), (1, 2));
+        assert_eq!(rerun(&options), (0, 3));
+    }
 }

@@ -723,7 +723,7 @@ pub fn unit_metadata(unit: &StoredUnit) -> [(&'static str, Value); 3] {
                 "type": if summary { "summary" } else { "content" },
                 "chunk_index": unit.ordinal,
                 "char_count": unit.text.chars().count(),
-                "token_count": converters::text::approx_tokens(&unit.text),
+                "token_count": converters::approx_tokens(&unit.text),
             }),
         ),
     ]

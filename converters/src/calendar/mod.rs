@@ -47,9 +47,13 @@ const MAX_LISTED_DATES: usize = 30;
 /// How many occurrence dates go into `fields["next_occurrences"]`.
 const OCCURRENCES_LISTED: u16 = 5;
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts a calendar file. Errors with `corrupt ics: …` when the bytes hold neither a
 /// VCALENDAR nor any VEVENT.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let text = decode_text(input.bytes);
     let roots = parse::build_tree(&parse::clean_lines(&text));
     let has_calendar = roots.iter().any(|r| r.name == "VCALENDAR");

@@ -10,15 +10,15 @@
 /// One property: upper-case name, upper-case parameter keys, value as parsed (TEXT
 /// values unescaped).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Prop {
-    pub name: String,
-    pub params: Vec<(String, String)>,
-    pub value: String,
+pub(crate) struct Prop {
+    pub(crate) name: String,
+    pub(crate) params: Vec<(String, String)>,
+    pub(crate) value: String,
 }
 
 impl Prop {
     /// The first value of a parameter (key compared case-insensitively).
-    pub fn param(&self, key: &str) -> Option<&str> {
+    pub(crate) fn param(&self, key: &str) -> Option<&str> {
         self.params
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(key))
@@ -30,15 +30,15 @@ impl Prop {
 /// A component (`VCALENDAR`, `VEVENT`, `VTIMEZONE`, `STANDARD`, …) with its properties
 /// and sub-components.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Component {
-    pub name: String,
-    pub props: Vec<Prop>,
-    pub children: Vec<Component>,
+pub(crate) struct Component {
+    pub(crate) name: String,
+    pub(crate) props: Vec<Prop>,
+    pub(crate) children: Vec<Component>,
     /// Lines inside this component that could not be parsed and were dropped.
-    pub dropped_lines: usize,
+    pub(crate) dropped_lines: usize,
     /// Dropped lines whose property name is still recognisable (`DTSTART;;…`), by
     /// upper-cased name, with the raw line.
-    pub malformed: Vec<(String, String)>,
+    pub(crate) malformed: Vec<(String, String)>,
 }
 
 impl Component {
@@ -50,25 +50,25 @@ impl Component {
     }
 
     /// The first property with this name.
-    pub fn prop(&self, name: &str) -> Option<&Prop> {
+    pub(crate) fn prop(&self, name: &str) -> Option<&Prop> {
         self.props.iter().find(|p| p.name == name)
     }
 
     /// The trimmed value of the first property with this name, when not blank.
-    pub fn value(&self, name: &str) -> Option<&str> {
+    pub(crate) fn value(&self, name: &str) -> Option<&str> {
         self.prop(name)
             .map(|p| p.value.trim())
             .filter(|v| !v.is_empty())
     }
 
     /// All properties with this name.
-    pub fn props_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Prop> + 'a {
+    pub(crate) fn props_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Prop> + 'a {
         self.props.iter().filter(move |p| p.name == name)
     }
 
     /// Every descendant component (depth first) with this name, not looking inside a
     /// match.
-    pub fn find_all<'a>(&'a self, name: &str, out: &mut Vec<&'a Component>) {
+    pub(crate) fn find_all<'a>(&'a self, name: &str, out: &mut Vec<&'a Component>) {
         for child in &self.children {
             if child.name == name {
                 out.push(child);
@@ -154,7 +154,7 @@ const KNOWN_NAMES: &[&str] = &[
 /// escaped `\n`) to the line before, blank lines dropped. Lines with empty parameters
 /// (`DTSTART;;VALUE=…`) are kept as written: they are malformed, and an event whose start
 /// line is malformed is rejected by the converter.
-pub fn clean_lines(text: &str) -> Vec<String> {
+pub(crate) fn clean_lines(text: &str) -> Vec<String> {
     let text = text.replace('\u{feff}', "");
     let mut lines: Vec<String> = Vec::new();
     for raw in text.split('\n') {
@@ -222,7 +222,7 @@ const MAX_DEPTH: usize = 16;
 
 /// Builds the component forest from cleaned lines. Lines outside any component are
 /// ignored; components left open at the end (a truncated file) are closed.
-pub fn build_tree(lines: &[String]) -> Vec<Component> {
+pub(crate) fn build_tree(lines: &[String]) -> Vec<Component> {
     let mut roots = Vec::new();
     let mut stack: Vec<Component> = Vec::new();
     // BEGINs beyond MAX_DEPTH are ignored (with their ENDs) so that later recursion

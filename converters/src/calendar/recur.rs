@@ -11,7 +11,7 @@ use super::{format_date, month_name, weekday_name};
 
 /// `FREQ=WEEKLY;BYDAY=MO` → {"FREQ": "WEEKLY", "BYDAY": "MO"} (keys and values
 /// upper-cased, blanks dropped).
-pub fn rule_parts(rule: &str) -> BTreeMap<String, String> {
+pub(crate) fn rule_parts(rule: &str) -> BTreeMap<String, String> {
     rule.trim()
         .trim_start_matches("RRULE:")
         .split(';')
@@ -22,7 +22,7 @@ pub fn rule_parts(rule: &str) -> BTreeMap<String, String> {
 }
 
 /// `1MO` → (Some(1), Mon); `-1FR` → (Some(-1), Fri); `TU` → (None, Tue).
-pub fn parse_byday(text: &str) -> Option<(Option<i32>, Weekday)> {
+pub(crate) fn parse_byday(text: &str) -> Option<(Option<i32>, Weekday)> {
     let text = text.trim();
     let split = text.len().checked_sub(2)?;
     let (number, day) = (text.get(..split)?, text.get(split..)?);
@@ -58,7 +58,7 @@ fn numbers(parts: &BTreeMap<String, String>, key: &str) -> Vec<i32> {
 }
 
 /// "Monday", "Monday and Friday", "Monday, Wednesday and Friday".
-pub fn join_words(words: &[String]) -> String {
+pub(crate) fn join_words(words: &[String]) -> String {
     match words {
         [] => String::new(),
         [one] => one.clone(),
@@ -129,7 +129,7 @@ fn month_list(months: &[i32]) -> String {
 
 /// The rule in English. `until_date` turns the raw UNTIL value into a date in the
 /// event's zone.
-pub fn describe(
+pub(crate) fn describe(
     rule: &str,
     start: NaiveDateTime,
     until_date: impl Fn(&str) -> Option<NaiveDate>,
@@ -264,7 +264,7 @@ fn month_day_phrase(
 
 /// The weekdays an event occurs on: BYDAY when given; every day for plain daily rules;
 /// else the start's weekday.
-pub fn weekdays(rule: Option<&str>, start: NaiveDateTime) -> Vec<Weekday> {
+pub(crate) fn weekdays(rule: Option<&str>, start: NaiveDateTime) -> Vec<Weekday> {
     let Some(rule) = rule else {
         return vec![start.weekday()];
     };
@@ -308,7 +308,7 @@ pub fn weekdays(rule: Option<&str>, start: NaiveDateTime) -> Vec<Weekday> {
 /// rule's UNTIL, as wall-clock time in the event's zone (converted by the caller, since
 /// the rrule crate rejects some UNTIL/DTSTART zone pairings); `exdates` are wall-clock
 /// times.
-pub fn first_occurrences(
+pub(crate) fn first_occurrences(
     rule: &str,
     start: NaiveDateTime,
     zone: Option<chrono_tz::Tz>,

@@ -163,7 +163,7 @@ const DISPLAY_NAMES: &[(&str, &str)] = &[
 
 /// A resolved zone.
 #[derive(Debug, Clone)]
-pub enum Zone {
+pub(crate) enum Zone {
     Iana(chrono_tz::Tz),
     /// The file's own VTIMEZONE rules (custom TZID such as "Western/Central Europe").
     Custom(VTimezone),
@@ -174,7 +174,7 @@ pub enum Zone {
 impl Zone {
     /// The UTC offset in force at this wall-clock time (gaps resolved forward,
     /// ambiguous times to the earlier instant).
-    pub fn offset_at_local(&self, local: NaiveDateTime) -> FixedOffset {
+    pub(crate) fn offset_at_local(&self, local: NaiveDateTime) -> FixedOffset {
         match self {
             Zone::Iana(tz) => {
                 let mut probe = local;
@@ -192,7 +192,7 @@ impl Zone {
     }
 
     /// The UTC offset in force at this UTC instant.
-    pub fn offset_at_utc(&self, utc: NaiveDateTime) -> FixedOffset {
+    pub(crate) fn offset_at_utc(&self, utc: NaiveDateTime) -> FixedOffset {
         match self {
             Zone::Iana(tz) => tz.offset_from_utc_datetime(&utc).fix(),
             Zone::Custom(vtz) => {
@@ -204,7 +204,7 @@ impl Zone {
     }
 
     /// A wall-clock time as an absolute time with its real offset.
-    pub fn localize(&self, local: NaiveDateTime) -> Option<DateTime<FixedOffset>> {
+    pub(crate) fn localize(&self, local: NaiveDateTime) -> Option<DateTime<FixedOffset>> {
         self.offset_at_local(local)
             .from_local_datetime(&local)
             .single()
@@ -213,21 +213,21 @@ impl Zone {
 
 /// Resolves TZIDs for one file.
 #[derive(Debug, Default)]
-pub struct ZoneResolver {
+pub(crate) struct ZoneResolver {
     vtimezones: HashMap<String, VTimezone>,
 }
 
 /// A resolution: the zone, the label to show, and a note when it was a guess.
 #[derive(Debug, Clone)]
-pub struct Resolution {
-    pub zone: Zone,
-    pub label: String,
-    pub note: Option<String>,
+pub(crate) struct Resolution {
+    pub(crate) zone: Zone,
+    pub(crate) label: String,
+    pub(crate) note: Option<String>,
 }
 
 impl ZoneResolver {
     /// Collects the VTIMEZONE components of a file.
-    pub fn new(vtimezones: &[&Component]) -> ZoneResolver {
+    pub(crate) fn new(vtimezones: &[&Component]) -> ZoneResolver {
         let vtimezones = vtimezones
             .iter()
             .filter_map(|c| VTimezone::from_component(c))
@@ -237,7 +237,7 @@ impl ZoneResolver {
     }
 
     /// Resolves a TZID, or None when nothing is known about it.
-    pub fn resolve(&self, tzid: &str) -> Option<Resolution> {
+    pub(crate) fn resolve(&self, tzid: &str) -> Option<Resolution> {
         let tzid = tzid.trim().trim_matches('"').trim();
         if tzid.is_empty() {
             return None;
@@ -335,7 +335,7 @@ fn split_utc_prefix(tzid: &str) -> (Option<FixedOffset>, Option<&str>) {
 }
 
 /// `+0100`, `-05:00`, `+053000` → offset.
-pub fn parse_offset(text: &str) -> Option<FixedOffset> {
+pub(crate) fn parse_offset(text: &str) -> Option<FixedOffset> {
     let text = text.trim();
     let (sign, digits) = match text.as_bytes().first()? {
         b'+' => (1, text.get(1..)?),
@@ -354,32 +354,32 @@ pub fn parse_offset(text: &str) -> Option<FixedOffset> {
 
 /// A VTIMEZONE reduced to what is needed to find the offset at a time.
 #[derive(Debug, Clone)]
-pub struct VTimezone {
-    pub tzid: String,
+pub(crate) struct VTimezone {
+    pub(crate) tzid: String,
     /// X-LIC-LOCATION, when given.
-    pub location: Option<String>,
-    pub observances: Vec<Observance>,
+    pub(crate) location: Option<String>,
+    pub(crate) observances: Vec<Observance>,
 }
 
 /// One STANDARD or DAYLIGHT block.
 #[derive(Debug, Clone)]
-pub struct Observance {
-    pub start: NaiveDateTime,
-    pub offset_to: FixedOffset,
-    pub rule: Option<YearlyRule>,
-    pub rdates: Vec<NaiveDateTime>,
+pub(crate) struct Observance {
+    pub(crate) start: NaiveDateTime,
+    pub(crate) offset_to: FixedOffset,
+    pub(crate) rule: Option<YearlyRule>,
+    pub(crate) rdates: Vec<NaiveDateTime>,
 }
 
 /// The usual yearly onset rule: `FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU` (or BYMONTHDAY).
 #[derive(Debug, Clone)]
-pub struct YearlyRule {
-    pub month: u32,
-    pub day: RuleDay,
-    pub until: Option<NaiveDateTime>,
+pub(crate) struct YearlyRule {
+    pub(crate) month: u32,
+    pub(crate) day: RuleDay,
+    pub(crate) until: Option<NaiveDateTime>,
 }
 
 #[derive(Debug, Clone)]
-pub enum RuleDay {
+pub(crate) enum RuleDay {
     Nth(i32, Weekday),
     MonthDay(i32),
 }
@@ -402,7 +402,7 @@ impl VTimezone {
     }
 
     /// The offset whose latest onset is at or before `local`.
-    pub fn offset_at(&self, local: NaiveDateTime) -> FixedOffset {
+    pub(crate) fn offset_at(&self, local: NaiveDateTime) -> FixedOffset {
         let mut best: Option<(NaiveDateTime, FixedOffset)> = None;
         for obs in &self.observances {
             for onset in obs.onsets_near(local.year()) {
@@ -502,7 +502,12 @@ fn last_day_of_month(year: i32, month: u32) -> Option<NaiveDate> {
 }
 
 /// The `n`th (1-based; negative from the end) `weekday` of a month.
-pub fn nth_weekday_of_month(year: i32, month: u32, n: i32, weekday: Weekday) -> Option<NaiveDate> {
+pub(crate) fn nth_weekday_of_month(
+    year: i32,
+    month: u32,
+    n: i32,
+    weekday: Weekday,
+) -> Option<NaiveDate> {
     if n == 0 || !(-5..=5).contains(&n) {
         return None;
     }

@@ -17,10 +17,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::ooxml::{
-    clean, core_meta, pages_to_units, resolve_style, Element, Node, Package, PageBreak,
-    PageBuilder, PAGE_MAX_TOKENS, RENDERED_PAGE_MAX_TOKENS,
+use super::ooxml::{clean, core_meta, resolve_style, Package};
+use super::pages::{
+    pages_to_units, PageBreak, PageBuilder, PAGE_MAX_TOKENS, RENDERED_PAGE_MAX_TOKENS,
 };
+use super::xml::{Element, Node};
 use crate::{Conversion, ConvertError, Input};
 
 const FORMAT: &str = "docx";
@@ -36,8 +37,12 @@ const SKIP: &[&str] = &[
     "fldData",
 ];
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts a docx file into page-equivalent units.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let mut package = Package::open(FORMAT, input.bytes)?;
     let main = package.main_part(MAIN_PART);
     let parsed = package

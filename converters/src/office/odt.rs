@@ -14,10 +14,11 @@
 
 use std::collections::HashMap;
 
-use super::ooxml::{
-    clean, pages_to_units, parse_datetime, resolve_style, Element, Node, Package, PageBreak,
-    PageBuilder, PAGE_MAX_TOKENS, RENDERED_PAGE_MAX_TOKENS,
+use super::ooxml::{clean, parse_datetime, resolve_style, Package};
+use super::pages::{
+    pages_to_units, PageBreak, PageBuilder, PAGE_MAX_TOKENS, RENDERED_PAGE_MAX_TOKENS,
 };
+use super::xml::{Element, Node};
 use crate::{Conversion, ConvertError, FileMeta, Input};
 
 const FORMAT: &str = "odt";
@@ -25,8 +26,12 @@ const CONTENT: &str = "content.xml";
 /// Most consecutive spaces one `text:s` may stand for.
 const MAX_SPACES: usize = 1000;
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts an odt file into page-equivalent units.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let mut package = Package::open(FORMAT, input.bytes)?;
     if is_encrypted(&mut package) {
         return Err(ConvertError::encrypted(

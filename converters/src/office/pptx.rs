@@ -12,7 +12,8 @@
 
 use std::collections::HashMap;
 
-use super::ooxml::{clean, core_meta, short_title, Element, Node, Package, Relationship};
+use super::ooxml::{clean, core_meta, short_title, Package, Relationship};
+use super::xml::{Element, Node};
 use crate::{Conversion, ConvertError, Input, Locator, Unit, UnitKind};
 
 const FORMAT: &str = "pptx";
@@ -29,8 +30,12 @@ const SKIP: &[&str] = &[
 /// Most chart category/series names kept per chart.
 const MAX_CHART_NAMES: usize = 200;
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts a pptx file into slide units.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let mut package = Package::open(FORMAT, input.bytes)?;
     let main = package.main_part(MAIN_PART);
     let parsed = package

@@ -12,7 +12,7 @@ use super::font::{Font, GlyphNames};
 use super::obj::{deref, dict_of, name_of, number, operand};
 
 /// A 2-D affine matrix `[a b c d e f]` in PDF's row-vector convention.
-pub type Matrix = [f64; 6];
+pub(crate) type Matrix = [f64; 6];
 
 const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
 /// Most operators interpreted per page, nested forms included.
@@ -26,25 +26,25 @@ const MAX_SAVE_DEPTH: usize = 256;
 /// Largest decoded content stream, in bytes.
 const MAX_CONTENT_BYTES: usize = 64 * 1024 * 1024;
 /// A horizontal gap wider than this (in em) between glyphs is a word space.
-pub const SPACE_GAP_EM: f64 = 0.15;
+pub(crate) const SPACE_GAP_EM: f64 = 0.15;
 
 /// Glyphs drawn one after another along one baseline.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Run {
-    pub text: String,
+pub(crate) struct Run {
+    pub(crate) text: String,
     /// Origin of the first glyph, in default user space.
-    pub start: (f64, f64),
+    pub(crate) start: (f64, f64),
     /// Advance end of the last glyph.
-    pub end: (f64, f64),
+    pub(crate) end: (f64, f64),
     /// Unit vector of the writing direction.
-    pub dir: (f64, f64),
+    pub(crate) dir: (f64, f64),
     /// Font size in user space units.
-    pub size: f64,
+    pub(crate) size: f64,
 }
 
 /// Fonts loaded so far in one document, keyed by the font dictionary's address.
 #[derive(Default)]
-pub struct FontCache {
+pub(crate) struct FontCache {
     fonts: HashMap<usize, Rc<Font>>,
     names: GlyphNames,
 }
@@ -89,7 +89,7 @@ impl GraphicsState {
 }
 
 /// Extracts the runs of one page. Errors inside the page give fewer runs, never a failure.
-pub fn page_runs(doc: &Document, page_id: ObjectId, fonts: &mut FontCache) -> Vec<Run> {
+pub(crate) fn page_runs(doc: &Document, page_id: ObjectId, fonts: &mut FontCache) -> Vec<Run> {
     let mut extractor = Extractor {
         doc,
         fonts,
@@ -618,7 +618,7 @@ fn fit_bbox(matrix: &Matrix, bbox: [f64; 4], rect: [f64; 4]) -> Matrix {
 }
 
 /// `a × b` (apply `a` first, then `b`).
-pub fn multiply(a: &Matrix, b: &Matrix) -> Matrix {
+pub(crate) fn multiply(a: &Matrix, b: &Matrix) -> Matrix {
     [
         a[0] * b[0] + a[1] * b[2],
         a[0] * b[1] + a[1] * b[3],

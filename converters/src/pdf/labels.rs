@@ -16,7 +16,7 @@ struct Range {
 }
 
 /// The label of every page (`count` pages), or `None` when the PDF has no `/PageLabels`.
-pub fn page_labels(doc: &Document, count: usize) -> Option<Vec<String>> {
+pub(crate) fn page_labels(doc: &Document, count: usize) -> Option<Vec<String>> {
     let root = doc.catalog().ok()?.get(b"PageLabels").ok()?;
     let root = dict_of(doc, root)?;
     let mut ranges = Vec::new();

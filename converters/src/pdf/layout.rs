@@ -17,7 +17,7 @@ struct Placed<'r> {
 const MAX_DIRECTIONS: usize = 16;
 
 /// Lays the runs of one page out as lines of text.
-pub fn layout(runs: &[Run]) -> String {
+pub(crate) fn layout(runs: &[Run]) -> String {
     let mut lines = Vec::new();
     for group in direction_groups(runs) {
         lines.extend(layout_group(&group));

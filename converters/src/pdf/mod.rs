@@ -3,8 +3,9 @@
 //! lopdf loads (and, with the empty password, decrypts) the file; our own extractor
 //! ([`extract`]) interprets each page's content stream with glyph positions, and
 //! [`layout`] orders the positioned runs into lines. Pages without text (scans) still
-//! get a unit with empty text so they stay addressable. Printed page labels come from
-//! the catalog's `/PageLabels` number tree.
+//! get a unit with empty text so they stay addressable; the indexer renders them and
+//! adds their text by OCR. Printed page labels come from the catalog's `/PageLabels`
+//! number tree.
 
 mod extract;
 mod font;
@@ -22,8 +23,12 @@ const FORMAT: &str = "pdf";
 /// `%PDF-` must start within this many bytes.
 const HEADER_WINDOW: usize = 1024;
 
+/// Version of the units this module makes: bump it when they change, and the indexer
+/// converts the files of this module's types again (see [`crate::registry`]).
+pub(crate) const VERSION: u32 = 2;
+
 /// Converts a PDF into one unit per page.
-pub fn convert(input: &Input) -> Result<Conversion, ConvertError> {
+pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let doc = load(input.bytes)?;
     let pages = doc.get_pages();
     if pages.is_empty() {

@@ -3,12 +3,12 @@
 use lopdf::{Dictionary, Document, Object};
 
 /// Follows references (lopdf bounds the chain).
-pub fn deref<'a>(doc: &'a Document, obj: &'a Object) -> Option<&'a Object> {
+pub(crate) fn deref<'a>(doc: &'a Document, obj: &'a Object) -> Option<&'a Object> {
     doc.dereference(obj).ok().map(|(_, o)| o)
 }
 
 /// The dictionary an object is or refers to (a stream's dictionary too).
-pub fn dict_of<'a>(doc: &'a Document, obj: &'a Object) -> Option<&'a Dictionary> {
+pub(crate) fn dict_of<'a>(doc: &'a Document, obj: &'a Object) -> Option<&'a Dictionary> {
     match deref(doc, obj)? {
         Object::Dictionary(d) => Some(d),
         Object::Stream(s) => Some(&s.dict),
@@ -17,12 +17,12 @@ pub fn dict_of<'a>(doc: &'a Document, obj: &'a Object) -> Option<&'a Dictionary>
 }
 
 /// A name object's bytes.
-pub fn name_of(obj: &Object) -> Option<&[u8]> {
+pub(crate) fn name_of(obj: &Object) -> Option<&[u8]> {
     obj.as_name().ok()
 }
 
 /// A finite number (integer or real), references followed.
-pub fn number(doc: &Document, obj: &Object) -> Option<f64> {
+pub(crate) fn number(doc: &Document, obj: &Object) -> Option<f64> {
     let value = match deref(doc, obj)? {
         Object::Integer(i) => *i as f64,
         Object::Real(r) => f64::from(*r),
@@ -32,7 +32,7 @@ pub fn number(doc: &Document, obj: &Object) -> Option<f64> {
 }
 
 /// A direct number operand (content-stream operands are never references).
-pub fn operand(obj: Option<&Object>) -> f64 {
+pub(crate) fn operand(obj: Option<&Object>) -> f64 {
     let value = match obj {
         Some(Object::Integer(i)) => *i as f64,
         Some(Object::Real(r)) => f64::from(*r),
