@@ -22,7 +22,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use converters::{Input, Locator, Unit, UnitKind};
-use index::{file_id_for, FileRecord, FileStatus, IndexLayout, IndexWriter};
+use index::{FileRecord, IndexLayout, IndexWriter};
 use indexer::{IndexOptions, NoProgress};
 use searchd::{Engine, SearchParams};
 
@@ -235,26 +235,14 @@ fn build_unit_corpus(index_root: &Path, profile: &Path, units: usize, vocab: &[S
     for file in 0..units.div_ceil(units_per_file) {
         let path = format!("Folder{}/doc-{file}.pdf", file % 37);
         let record = FileRecord {
-            path: path.clone(),
-            file_id: file_id_for(&path),
-            parent_path: None,
             size: 1,
-            mtime_ns: 0,
-            hash: None,
             converter_version: converters::converter_version(converters::FileType::Pdf),
-            status: FileStatus::Indexed,
-            reason: None,
-            error: None,
             file_type: "pdf".into(),
             modality: "document".into(),
             ext: "pdf".into(),
             unit_count: units_per_file as u32,
             units_by_kind: BTreeMap::from([("page".to_string(), units_per_file as u64)]),
-            title: None,
-            author: None,
-            created: None,
-            extra: BTreeMap::new(),
-            embedded: None,
+            ..FileRecord::new(&path)
         };
         let pages: Vec<Unit> = (0..units_per_file)
             .map(|page| {

@@ -569,7 +569,6 @@ impl StoreWriter for IndexWriter {
 mod tests {
     use super::*;
     use crate::api::UnitPayload;
-    use crate::manifest::FileStatus;
     use crate::writer::file_id_for;
     use converters::{Locator, UnitKind};
 
@@ -612,26 +611,15 @@ mod tests {
 
     fn record(path: &str, modality: &str, ext: &str) -> FileRecord {
         FileRecord {
-            path: path.to_string(),
-            file_id: file_id_for(path),
-            parent_path: None,
             size: 1,
             mtime_ns: 1,
             hash: Some(format!("hash-{path}")),
             converter_version: 1,
-            status: FileStatus::Indexed,
-            reason: None,
-            error: None,
             file_type: ext.to_string(),
             modality: modality.to_string(),
             ext: ext.to_string(),
             unit_count: 1,
-            units_by_kind: Default::default(),
-            title: None,
-            author: None,
-            created: None,
-            extra: Default::default(),
-            embedded: None,
+            ..FileRecord::new(path)
         }
     }
 

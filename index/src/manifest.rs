@@ -80,6 +80,33 @@ pub struct FileRecord {
 }
 
 impl FileRecord {
+    /// A record of `path` with every other field neutral: its id, status indexed,
+    /// nothing known yet (no type, size, hash, units or converter).
+    pub fn new(path: &str) -> FileRecord {
+        FileRecord {
+            path: path.to_string(),
+            file_id: crate::path::file_id_for(path),
+            parent_path: None,
+            size: 0,
+            mtime_ns: 0,
+            hash: None,
+            converter_version: 0,
+            status: FileStatus::Indexed,
+            reason: None,
+            error: None,
+            file_type: String::new(),
+            modality: String::new(),
+            ext: String::new(),
+            unit_count: 0,
+            units_by_kind: BTreeMap::new(),
+            title: None,
+            author: None,
+            created: None,
+            extra: BTreeMap::new(),
+            embedded: None,
+        }
+    }
+
     /// The file name (last path component; for attachments the attachment name).
     pub fn name(&self) -> &str {
         crate::path::UnitPath::parse(&self.path).name()

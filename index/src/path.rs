@@ -8,6 +8,11 @@
 //! walker records such files as skipped instead of mistaking them for attachments.
 //! Attachment names are cleaned of `/`, `\` and `#` when they are made.
 
+/// Stable id of a file: the first 16 hex digits of BLAKE3 over its relative path.
+pub fn file_id_for(path: &str) -> String {
+    blake3::hash(path.as_bytes()).to_hex()[..16].to_string()
+}
+
 /// What separates a container from an attachment inside it.
 pub const ATTACHMENT_MARKER: &str = "#attachment/";
 

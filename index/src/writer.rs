@@ -20,10 +20,7 @@ use crate::path::UnitPath;
 use crate::schema::{build_schema, register_analyzers, split_path_words, Fields, SCHEMA_VERSION};
 use crate::store::{IndexInfo, IndexLayout, FORMAT_NAME};
 
-/// Stable id of a file: the first 16 hex digits of BLAKE3 over its relative path.
-pub fn file_id_for(path: &str) -> String {
-    blake3::hash(path.as_bytes()).to_hex()[..16].to_string()
-}
+pub use crate::path::file_id_for;
 
 /// Opens the index folder for writing, creating it (or rebuilding it after a schema
 /// change) as needed. Refuses a folder that indexes another profile.
@@ -271,32 +268,20 @@ impl IndexWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::FileStatus;
     use crate::store::IndexHandle;
     use converters::{Locator, UnitKind};
 
     fn record(path: &str, units: u32) -> FileRecord {
         FileRecord {
-            path: path.to_string(),
-            file_id: file_id_for(path),
-            parent_path: None,
             size: 10,
             mtime_ns: 1,
             hash: Some("h".into()),
             converter_version: 1,
-            status: FileStatus::Indexed,
-            reason: None,
-            error: None,
             file_type: "text".into(),
             modality: "text".into(),
             ext: "txt".into(),
             unit_count: units,
-            units_by_kind: Default::default(),
-            title: None,
-            author: None,
-            created: None,
-            extra: Default::default(),
-            embedded: None,
+            ..FileRecord::new(path)
         }
     }
 

@@ -3,7 +3,7 @@
 //! stages (OCR, page OCR, media) on the result. Gold-imported files take their units
 //! from their Gold JSON instead.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::io::Read;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -15,7 +15,7 @@ pub use crate::converted::{tally_units, Converted};
 use crate::manifest::{FileRecord, FileStatus};
 use crate::stages::{StageInput, Stages};
 use crate::walk::WalkedFile;
-use index::{file_id_for, UnitPath};
+use index::UnitPath;
 
 /// How many bytes of a media/binary file are read for detection and metadata.
 const HEAD_BYTES: u64 = 1024 * 1024;
@@ -150,26 +150,15 @@ pub fn base_record(
     hash: Option<String>,
 ) -> FileRecord {
     FileRecord {
-        path: path.to_string(),
-        file_id: file_id_for(path),
         parent_path: parent.map(str::to_string),
         size,
         mtime_ns,
         hash,
         converter_version: converters::converter_version(file_type),
-        status: FileStatus::Indexed,
-        reason: None,
-        error: None,
         file_type: file_type.as_str().to_string(),
         modality: file_type.modality().as_str().to_string(),
         ext: converters::extension_of(UnitPath::parse(path).name()),
-        unit_count: 0,
-        units_by_kind: BTreeMap::new(),
-        title: None,
-        author: None,
-        created: None,
-        extra: BTreeMap::new(),
-        embedded: None,
+        ..FileRecord::new(path)
     }
 }
 

@@ -8,7 +8,7 @@
 //! its new units are added. A crash at any point therefore leaves an index that opens,
 //! and the next run redoes exactly the files whose manifest rows were not written.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -331,16 +331,8 @@ fn subtree(known: &HashMap<String, FileRecord>, path: &str) -> Vec<String> {
 }
 
 fn issue_record(issue: &crate::walk::WalkIssue) -> FileRecord {
-    let ext = converters::extension_of(&issue.rel_path);
+    // No converter ran: no type, and converter version 0 (never current).
     FileRecord {
-        path: issue.rel_path.clone(),
-        file_id: file_id_for(&issue.rel_path),
-        parent_path: None,
-        size: 0,
-        mtime_ns: 0,
-        hash: None,
-        // No converter ran (and without a type the record is never current).
-        converter_version: 0,
         status: if issue.skipped {
             FileStatus::Skipped
         } else {
@@ -348,16 +340,8 @@ fn issue_record(issue: &crate::walk::WalkIssue) -> FileRecord {
         },
         reason: Some(issue.reason.to_string()),
         error: Some(issue.message.clone()),
-        file_type: String::new(),
-        modality: String::new(),
-        ext,
-        unit_count: 0,
-        units_by_kind: BTreeMap::new(),
-        title: None,
-        author: None,
-        created: None,
-        extra: BTreeMap::new(),
-        embedded: None,
+        ext: converters::extension_of(&issue.rel_path),
+        ..FileRecord::new(&issue.rel_path)
     }
 }
 

@@ -95,19 +95,9 @@ async fn blocking<T: Send + 'static>(
     engine: &Arc<Engine>,
     work: impl FnOnce(&Engine) -> Result<T, SearchError> + Send + 'static,
 ) -> Result<T, String> {
-    let engine = engine.clone();
-    match tokio::task::spawn_blocking(move || work(&engine)).await {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(error)) => Err(error_text(error)),
-        Err(error) => Err(format!("worker failed: {error}")),
-    }
-}
-
-fn error_text(error: SearchError) -> String {
-    match error {
-        SearchError::InvalidArgument(m) | SearchError::NotFound(m) => m,
-        other => other.to_string(),
-    }
+    crate::http::run_blocking(engine, work)
+        .await
+        .map_err(|error| error.message().to_string())
 }
 
 /// A stable integer id for a file (HippoCamp's ids are integers): the first 13 hex

@@ -69,6 +69,12 @@ impl IntoResponse for HttpError {
     }
 }
 
+impl HttpError {
+    pub fn message(&self) -> &str {
+        &self.1
+    }
+}
+
 impl From<SearchError> for HttpError {
     fn from(error: SearchError) -> HttpError {
         match error {
@@ -271,7 +277,7 @@ fn search_r1_result(hit: &UnitHit) -> Value {
     json!({ "document": document, "score": hit.score })
 }
 
-async fn run_blocking<T: Send + 'static>(
+pub(crate) async fn run_blocking<T: Send + 'static>(
     engine: &Arc<Engine>,
     work: impl FnOnce(&Engine) -> Result<T, SearchError> + Send + 'static,
 ) -> Result<T, HttpError> {

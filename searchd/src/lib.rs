@@ -1,6 +1,7 @@
-//! The Dentate search daemon: query planning and lexical retrieval over an index built
-//! by `indexer`, served over gRPC (`dentate.v1`, with health and reflection) and an
-//! HTTP JSON gateway compatible with HippoCamp's retriever server.
+//! The Dentate search daemon: hybrid retrieval (BM25, dense text vectors, optional CLIP
+//! image vectors) with the planner's priors over an index built by `indexer`, served over
+//! gRPC (`dentate.v1`, with health and reflection) and an HTTP JSON gateway compatible with
+//! HippoCamp's retriever server, its WebUI file API and Search-R1.
 
 pub mod clip;
 pub mod dense;

@@ -276,42 +276,31 @@ fn print_summary(summary: &RunSummary) {
             .collect();
         println!("units by kind: {}", kinds.join(", "));
     }
-    if !summary.skipped.is_empty() {
-        let mut by_category: BTreeMap<&str, Vec<&indexer::Failure>> = BTreeMap::new();
-        for skipped in &summary.skipped {
-            by_category
-                .entry(&skipped.category)
-                .or_default()
-                .push(skipped);
-        }
-        println!("skipped:");
-        for (category, entries) in by_category {
-            println!("  {category} ({}):", entries.len());
-            for entry in entries.iter().take(SKIPPED_SHOWN) {
-                println!("    {}: {}", entry.path, entry.reason);
-            }
-            if entries.len() > SKIPPED_SHOWN {
-                println!(
-                    "    … and {} more (--json lists all)",
-                    entries.len() - SKIPPED_SHOWN
-                );
-            }
-        }
+    print_grouped("skipped", &summary.skipped, SKIPPED_SHOWN);
+    // Every failure is listed.
+    print_grouped("failures", &summary.failures, usize::MAX);
+}
+
+/// Paths grouped by category, at most `shown` per category.
+fn print_grouped(title: &str, entries: &[indexer::Failure], shown: usize) {
+    if entries.is_empty() {
+        return;
     }
-    if !summary.failures.is_empty() {
-        let mut by_category: BTreeMap<&str, Vec<&indexer::Failure>> = BTreeMap::new();
-        for failure in &summary.failures {
-            by_category
-                .entry(&failure.category)
-                .or_default()
-                .push(failure);
+    let mut by_category: BTreeMap<&str, Vec<&indexer::Failure>> = BTreeMap::new();
+    for entry in entries {
+        by_category.entry(&entry.category).or_default().push(entry);
+    }
+    println!("{title}:");
+    for (category, entries) in by_category {
+        println!("  {category} ({}):", entries.len());
+        for entry in entries.iter().take(shown) {
+            println!("    {}: {}", entry.path, entry.reason);
         }
-        println!("failures:");
-        for (category, failures) in by_category {
-            println!("  {category} ({}):", failures.len());
-            for failure in failures {
-                println!("    {}: {}", failure.path, failure.reason);
-            }
+        if entries.len() > shown {
+            println!(
+                "    … and {} more (--json lists all)",
+                entries.len() - shown
+            );
         }
     }
 }

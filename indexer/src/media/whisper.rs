@@ -1,4 +1,5 @@
-//! Speech recognition with Whisper tiny.en, run by ONNX Runtime.
+//! Speech recognition with Whisper (base, multilingual, by default; tiny.en on request),
+//! run by ONNX Runtime.
 //!
 //! The weights come from a CTranslate2 package on PyPI; `scripts/convert-whisper` turns
 //! them into two ONNX graphs (see that script for the exact contract):
