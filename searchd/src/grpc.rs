@@ -9,7 +9,6 @@ use tonic::{Request, Response, Status};
 
 use crate::engine::{Engine, FileHit, UnitHit};
 use crate::error::SearchError;
-use crate::fusion::{Fusion, DEFAULT_RRF_K};
 use crate::query::{Mode, SearchParams};
 
 /// The tonic service.
@@ -47,14 +46,7 @@ pub fn status_of(error: SearchError) -> Status {
 
 fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
     let range = request.content_time.unwrap_or_default();
-    let mut planner = crate::planner::PlannerSwitches::default();
-    for name in &request.disable_planner {
-        if !planner.disable(name) {
-            return Err(Status::invalid_argument(format!(
-                "unknown planner feature {name:?} (expected time, whose, folders, people or all)"
-            )));
-        }
-    }
+    let planner = crate::query::planner_switches(&request.disable_planner).map_err(status_of)?;
     Ok(SearchParams {
         planner,
         reference_time: request.reference_time,
@@ -74,14 +66,11 @@ fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
             pb::SearchMode::Dense => Mode::Dense,
             pb::SearchMode::Hybrid | pb::SearchMode::Unspecified => Mode::Hybrid,
         },
-        fusion: match pb::Fusion::try_from(request.fusion).unwrap_or_default() {
-            pb::Fusion::Weighted => Fusion::Weighted {
-                lexical_weight: request.lexical_weight.unwrap_or(0.5),
-            },
-            _ => Fusion::Rrf {
-                k: request.rrf_k.unwrap_or(DEFAULT_RRF_K),
-            },
-        },
+        fusion: crate::query::fusion_of(
+            pb::Fusion::try_from(request.fusion).unwrap_or_default() == pb::Fusion::Weighted,
+            request.rrf_k,
+            request.lexical_weight,
+        ),
         explain: request.explain,
     })
 }
@@ -337,5 +326,43 @@ impl Dentate for DentateService {
             content_type: rendered.content_type.to_string(),
             data: rendered.bytes,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_translate_with_the_servers_defaults() {
+        let params = params_of(pb::SearchRequest {
+            query: "budget".into(),
+            content_time: Some(pb::TimeRange { start: 0, end: 99 }),
+            fusion: pb::Fusion::Weighted as i32,
+            disable_planner: vec!["whose".into()],
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(params.mode, Mode::Hybrid, "unspecified mode is hybrid");
+        assert_eq!((params.time_start, params.time_end), (None, Some(99)));
+        assert_eq!(
+            params.fusion,
+            crate::fusion::Fusion::Weighted {
+                lexical_weight: crate::query::DEFAULT_LEXICAL_WEIGHT
+            }
+        );
+        assert!(!params.planner.whose && params.planner.time);
+        let lexical = params_of(pb::SearchRequest {
+            mode: pb::SearchMode::Lexical as i32,
+            ..Default::default()
+        })
+        .unwrap();
+        assert_eq!(lexical.mode, Mode::Lexical);
+        let error = params_of(pb::SearchRequest {
+            disable_planner: vec!["weather".into()],
+            ..Default::default()
+        })
+        .unwrap_err();
+        assert_eq!(error.code(), tonic::Code::InvalidArgument);
     }
 }

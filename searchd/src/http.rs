@@ -40,7 +40,6 @@ use serde_json::{json, Map, Value};
 
 use crate::engine::{Engine, UnitHit};
 use crate::error::SearchError;
-use crate::fusion::{Fusion, DEFAULT_RRF_K};
 use crate::query::{Mode, SearchParams};
 
 /// Builds the router.
@@ -61,6 +60,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
 }
 
 /// An error reply: status plus `{"error": message}`.
+#[derive(Debug)]
 pub struct HttpError(StatusCode, String);
 
 impl IntoResponse for HttpError {
@@ -157,21 +157,19 @@ impl RetrieveBody {
     }
 
     fn params(&self, query: String) -> Result<SearchParams, HttpError> {
-        let mut planner = crate::planner::PlannerSwitches::default();
-        for name in &self.disable_planner {
-            if !planner.disable(name) {
-                return Err(bad_request(format!(
-                    "unknown planner feature {name:?} (expected time, whose, folders, people or all)"
-                )));
-            }
-        }
+        let planner = crate::query::planner_switches(&self.disable_planner)?;
         Ok(SearchParams {
             planner,
             reference_time: self.reference_time,
             context: self.context as usize,
             query,
-            top_k: self.top_k.or(self.topk).unwrap_or(10) as usize,
-            units_per_file: self.units_per_file.unwrap_or(3) as usize,
+            top_k: self
+                .top_k
+                .or(self.topk)
+                .map_or(crate::query::DEFAULT_TOP_K, |k| k as usize),
+            units_per_file: self
+                .units_per_file
+                .map_or(crate::query::DEFAULT_UNITS_PER_FILE, |n| n as usize),
             path_prefixes: self.path_prefixes.clone(),
             modalities: self.modalities.clone(),
             extensions: self.extensions.clone(),
@@ -179,12 +177,9 @@ impl RetrieveBody {
             time_end: self.time_end,
             mode: Mode::parse(self.mode.as_deref().unwrap_or(""))?,
             fusion: match self.fusion.as_deref().unwrap_or("rrf") {
-                "rrf" => Fusion::Rrf {
-                    k: self.rrf_k.unwrap_or(DEFAULT_RRF_K),
-                },
-                "weighted" => Fusion::Weighted {
-                    lexical_weight: self.lexical_weight.unwrap_or(0.5),
-                },
+                kind @ ("rrf" | "weighted") => {
+                    crate::query::fusion_of(kind == "weighted", self.rrf_k, self.lexical_weight)
+                }
                 other => {
                     return Err(bad_request(format!(
                         "unknown fusion {other:?} (expected rrf or weighted)"
@@ -484,4 +479,53 @@ pub(crate) fn file_stream(
             Err(error) => Some((Err(error), file)),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(json: &str) -> RetrieveBody {
+        RetrieveBody::parse(&Bytes::from(json.to_string())).unwrap()
+    }
+
+    #[test]
+    fn both_dialects_translate_to_the_same_request() {
+        let hippocamp = body(r#"{"query": "q", "top_k": 7, "unknown": 1}"#);
+        assert_eq!(hippocamp.queries().unwrap(), ["q"]);
+        let search_r1 = body(r#"{"queries": ["q", "r"], "topk": 7, "return_scores": true}"#);
+        assert_eq!(search_r1.queries().unwrap(), ["q", "r"]);
+        for request in [hippocamp, search_r1] {
+            let params = request.params("q".into()).unwrap();
+            assert_eq!(params.top_k, 7);
+            assert_eq!(params.units_per_file, crate::query::DEFAULT_UNITS_PER_FILE);
+            assert_eq!(params.mode, Mode::Hybrid);
+        }
+        let defaults = body(r#"{"query": "q"}"#).params("q".into()).unwrap();
+        assert_eq!(defaults.top_k, crate::query::DEFAULT_TOP_K);
+    }
+
+    #[test]
+    fn malformed_requests_are_400() {
+        for bad in [
+            "",
+            "{",
+            r#"{"query": 3}"#,
+            r#"{}"#,
+            r#"{"query": "x", "queries": ["y"]}"#,
+            r#"{"queries": []}"#,
+        ] {
+            let parsed = RetrieveBody::parse(&Bytes::from(bad.to_string()));
+            let error = parsed.and_then(|b| b.queries().map(|_| ())).unwrap_err();
+            assert_eq!(error.0, StatusCode::BAD_REQUEST, "{bad}");
+        }
+        for bad in [
+            r#"{"query": "x", "mode": "semantic"}"#,
+            r#"{"query": "x", "fusion": "borda"}"#,
+            r#"{"query": "x", "disable_planner": ["weather"]}"#,
+        ] {
+            let error = body(bad).params("x".into()).unwrap_err();
+            assert_eq!(error.0, StatusCode::BAD_REQUEST, "{bad}");
+        }
+    }
 }

@@ -76,8 +76,8 @@ impl Default for SearchParams {
     fn default() -> Self {
         SearchParams {
             query: String::new(),
-            top_k: 10,
-            units_per_file: 3,
+            top_k: DEFAULT_TOP_K,
+            units_per_file: DEFAULT_UNITS_PER_FILE,
             path_prefixes: Vec::new(),
             modalities: Vec::new(),
             extensions: Vec::new(),
@@ -89,6 +89,47 @@ impl Default for SearchParams {
             reference_time: None,
             context: 0,
             explain: false,
+        }
+    }
+}
+
+/// Results when a request does not say (files for Search, units for Retrieve).
+pub const DEFAULT_TOP_K: usize = 10;
+/// Best units per file in grouped search when a request does not say.
+pub const DEFAULT_UNITS_PER_FILE: usize = 3;
+/// Weight of the lexical side in weighted fusion when a request does not say.
+pub const DEFAULT_LEXICAL_WEIGHT: f32 = 0.5;
+
+/// The planner priors a request switches off by name (`time`, `whose`, `folders`,
+/// `people` or `all`), shared by every transport.
+pub fn planner_switches(
+    disabled: &[String],
+) -> Result<crate::planner::PlannerSwitches, SearchError> {
+    let mut planner = crate::planner::PlannerSwitches::default();
+    for name in disabled {
+        if !planner.disable(name) {
+            return Err(SearchError::invalid(format!(
+                "unknown planner feature {name:?} (expected time, whose, folders, people or all)"
+            )));
+        }
+    }
+    Ok(planner)
+}
+
+/// The fusion a request asks for: weighted (with its lexical weight) or RRF (with its k),
+/// the defaults filled in.
+pub fn fusion_of(
+    weighted: bool,
+    rrf_k: Option<f32>,
+    lexical_weight: Option<f32>,
+) -> crate::fusion::Fusion {
+    if weighted {
+        crate::fusion::Fusion::Weighted {
+            lexical_weight: lexical_weight.unwrap_or(DEFAULT_LEXICAL_WEIGHT),
+        }
+    } else {
+        crate::fusion::Fusion::Rrf {
+            k: rrf_k.unwrap_or(crate::fusion::DEFAULT_RRF_K),
         }
     }
 }
@@ -107,7 +148,7 @@ impl SearchParams {
             )));
         }
         if self.top_k == 0 {
-            self.top_k = 10;
+            self.top_k = DEFAULT_TOP_K;
         }
         if self.top_k > MAX_TOP_K {
             return Err(SearchError::invalid(format!(
@@ -115,7 +156,7 @@ impl SearchParams {
             )));
         }
         if self.units_per_file == 0 {
-            self.units_per_file = 3;
+            self.units_per_file = DEFAULT_UNITS_PER_FILE;
         }
         self.units_per_file = self.units_per_file.min(50);
         if self.context > MAX_CONTEXT {
@@ -330,5 +371,119 @@ pub fn full_query(
         (Some(lexical), None) => lexical.combined.box_clone(),
         (None, Some(filter)) => filter,
         (None, None) => Box::new(AllQuery),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fusion::Fusion;
+
+    fn params(query: &str) -> SearchParams {
+        SearchParams {
+            query: query.to_string(),
+            ..SearchParams::default()
+        }
+    }
+
+    #[test]
+    fn validation_fills_defaults_and_rejects_what_is_wrong() {
+        let valid = SearchParams {
+            top_k: 0,
+            units_per_file: 0,
+            modalities: vec!["Document".into()],
+            extensions: vec![".PDF".into()],
+            ..params("budget")
+        }
+        .validate()
+        .unwrap();
+        assert_eq!(valid.top_k, DEFAULT_TOP_K);
+        assert_eq!(valid.units_per_file, DEFAULT_UNITS_PER_FILE);
+        assert_eq!(valid.modalities, ["document"]);
+        assert_eq!(valid.extensions, ["pdf"]);
+        let capped = SearchParams {
+            units_per_file: 500,
+            ..params("x")
+        };
+        assert_eq!(capped.validate().unwrap().units_per_file, 50);
+        let wrong = [
+            SearchParams {
+                top_k: MAX_TOP_K + 1,
+                ..params("x")
+            },
+            params(&"x".repeat(MAX_QUERY_CHARS + 1)),
+            SearchParams {
+                context: MAX_CONTEXT + 1,
+                ..params("x")
+            },
+            SearchParams {
+                modalities: vec!["smell".into()],
+                ..params("x")
+            },
+            SearchParams {
+                path_prefixes: vec!["Docs/../..".into()],
+                ..params("x")
+            },
+            SearchParams {
+                time_start: Some(10),
+                time_end: Some(10),
+                ..params("x")
+            },
+            SearchParams {
+                fusion: Fusion::Rrf { k: 0.0 },
+                ..params("x")
+            },
+            SearchParams {
+                fusion: Fusion::Weighted {
+                    lexical_weight: 1.5,
+                },
+                ..params("x")
+            },
+        ];
+        for request in wrong {
+            let shown = format!("{request:?}");
+            assert!(
+                matches!(request.validate(), Err(SearchError::InvalidArgument(_))),
+                "{shown}"
+            );
+        }
+    }
+
+    #[test]
+    fn switches_and_fusion_are_read_the_same_way_by_every_transport() {
+        let off = planner_switches(&["time".into(), "people".into()]).unwrap();
+        assert!(!off.time && !off.people && off.whose && off.folders);
+        let none = planner_switches(&["all".into()]).unwrap();
+        assert!(!none.time && !none.whose && !none.folders && !none.people);
+        assert!(planner_switches(&["weather".into()]).is_err());
+        assert_eq!(
+            fusion_of(false, None, Some(0.9)),
+            Fusion::Rrf {
+                k: crate::fusion::DEFAULT_RRF_K
+            }
+        );
+        assert_eq!(
+            fusion_of(true, Some(5.0), None),
+            Fusion::Weighted {
+                lexical_weight: DEFAULT_LEXICAL_WEIGHT
+            }
+        );
+    }
+
+    #[test]
+    fn filters_become_unit_predicates() {
+        let request = SearchParams {
+            path_prefixes: vec!["Mail".into()],
+            modalities: vec!["document".into()],
+            time_start: Some(5),
+            ..params("x")
+        };
+        let filter = request.unit_filter();
+        assert_eq!(filter.path_prefixes, ["Mail"]);
+        assert_eq!(filter.modalities, ["document"]);
+        assert_eq!(filter.time_start, Some(5));
+        assert!(filter.kinds.is_empty() && filter.time_end.is_none());
+        assert!(params("x").unit_filter().is_empty());
+        assert!(request.has_filters() && !params("x").has_filters());
     }
 }
