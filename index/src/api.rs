@@ -76,9 +76,9 @@ impl UnitFilter {
         let in_prefix = self.path_prefixes.is_empty()
             || self.path_prefixes.iter().any(|prefix| {
                 let clean = prefix.trim_matches('/');
-                // Folders are those of the containing file (attachments included).
+                // Attachments are filed under their containing file.
                 let components: Vec<&str> = clean.split('/').filter(|p| !p.is_empty()).collect();
-                let folder_parts: Vec<&str> = UnitPath::parse(unit.path).folder_parts().collect();
+                let folder_parts: Vec<&str> = UnitPath::parse(unit.path).filed_under().collect();
                 unit.path == clean || folder_parts.starts_with(&components)
             });
         in_prefix
@@ -215,6 +215,14 @@ mod tests {
             ..UnitFilter::default()
         };
         assert!(!mail.matches(&a) && mail.matches(&b) && mail.matches(&c));
+        let message = UnitFilter {
+            path_prefixes: vec!["Mail/Inbox/x.eml".into()],
+            ..UnitFilter::default()
+        };
+        assert!(
+            message.matches(&b),
+            "a message's attachments are filed under it"
+        );
         let time = UnitFilter {
             time_start: Some(200),
             time_end: Some(300),

@@ -697,6 +697,10 @@ mod tests {
                 ..Default::default()
             },
             UnitFilter {
+                path_prefixes: vec!["Mail/x.eml".into()],
+                ..Default::default()
+            },
+            UnitFilter {
                 path_prefixes: vec!["Documents/notes.txt".into()],
                 ..Default::default()
             },

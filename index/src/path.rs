@@ -70,6 +70,18 @@ impl<'a> UnitPath<'a> {
         self.folder().split('/').filter(|p| !p.is_empty())
     }
 
+    /// The folders a unit of this file is filed under (its folder facet): the folder of
+    /// the file on disk, and for an attachment the containing file itself, so a filter
+    /// on `Mail/x.eml` finds the message and its attachments.
+    pub fn filed_under(&self) -> impl Iterator<Item = &'a str> {
+        let place = if self.is_attachment() {
+            self.container()
+        } else {
+            self.folder()
+        };
+        place.split('/').filter(|p| !p.is_empty())
+    }
+
     /// Whether `other` is this path or an attachment inside it (at any depth).
     pub fn contains(&self, other: &str) -> bool {
         other == self.full
@@ -113,6 +125,12 @@ mod tests {
         assert_eq!(hash.folder(), "Notes/C#");
         assert_eq!(hash.folder_parts().collect::<Vec<_>>(), ["Notes", "C#"]);
         assert_eq!(UnitPath::parse("top.txt").folder(), "");
+        assert_eq!(hash.filed_under().collect::<Vec<_>>(), ["Notes", "C#"]);
+        assert_eq!(
+            nested.filed_under().collect::<Vec<_>>(),
+            ["Mail", "x.eml"],
+            "attachments are filed under their message"
+        );
     }
 
     #[test]

@@ -87,10 +87,10 @@ pub fn unit_document(
     file_mtime: DateTime<FixedOffset>,
 ) -> TantivyDocument {
     let content_time = unit.content_time.unwrap_or(file_mtime);
-    // Attachments: folders are those of the containing file.
+    // Attachments are filed under their containing file.
     let path = UnitPath::parse(&record.path);
     let name = path.name();
-    let folder_parts: Vec<&str> = path.folder_parts().collect();
+    let folder_parts: Vec<&str> = path.filed_under().collect();
     let facet = Facet::from_path(folder_parts.iter().copied());
     let folder_words = folder_parts
         .iter()

@@ -25,23 +25,9 @@ use image::imageops::FilterType;
 use image::DynamicImage;
 use ort::session::Session;
 use ort::value::Tensor;
-use thiserror::Error;
 
-#[derive(Debug, Error)]
-pub enum ClipError {
-    #[error("CLIP model folder {dir}: {detail}")]
-    Layout { dir: PathBuf, detail: String },
-    #[error("cannot load ONNX Runtime: {0}")]
-    Runtime(String),
-    #[error("CLIP model error: {0}")]
-    Model(String),
-}
-
-impl From<ort::Error> for ClipError {
-    fn from(error: ort::Error) -> ClipError {
-        ClipError::Model(error.to_string())
-    }
-}
+/// Errors of a CLIP model folder (the models' shared error type).
+pub type ClipError = crate::onnx::ModelError;
 
 /// Image preprocessing read from `preprocessor_config.json`.
 #[derive(Debug, Clone, PartialEq)]
@@ -131,6 +117,7 @@ pub struct Clip {
 
 fn layout(dir: &Path, detail: impl Into<String>) -> ClipError {
     ClipError::Layout {
+        what: "CLIP",
         dir: dir.to_path_buf(),
         detail: detail.into(),
     }
@@ -161,10 +148,9 @@ impl Clip {
             })?;
         let preprocess = Preprocess::parse(&config)
             .map_err(|e| layout(dir, format!("preprocessor_config.json: {e}")))?;
-        let environment =
-            crate::embed::runtime(models_dir).map_err(|e| ClipError::Runtime(e.to_string()))?;
+        let environment = crate::onnx::runtime(models_dir)?;
         let session = |path: &Path| -> Result<Session, ClipError> {
-            crate::onnx::session(&environment, path, 2).map_err(ClipError::Model)
+            crate::onnx::session(&environment, path, 2)
         };
         let vision = if vision {
             Some(session(&file("vision.onnx")?)?)

@@ -6,12 +6,10 @@
 //! wrong library is one clear error instead of a panic on first use.
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use fastembed::{
     InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel,
 };
-use thiserror::Error;
 
 pub use index::vector::{embedding_text, from_bytes, normalize, text_hash, to_bytes, TEXT_DIM};
 /// Tokens per text the model sees (longer texts are truncated).
@@ -19,20 +17,8 @@ pub const MAX_TOKENS: usize = 256;
 /// Name of the text embedding model, recorded with the vectors.
 pub const TEXT_MODEL: &str = "all-MiniLM-L6-v2-int8";
 
-#[derive(Debug, Error)]
-pub enum EmbedError {
-    #[error("model file {path} is missing; run scripts/fetch-models (or point DENTATE_MODELS / --models at the folder it fills)")]
-    MissingModel { path: PathBuf },
-    #[error("cannot load ONNX Runtime from {path}: {detail}")]
-    Runtime { path: PathBuf, detail: String },
-    #[error("cannot read {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("embedding model error: {0}")]
-    Model(String),
-}
+/// Errors of the text encoder (the models' shared error type).
+pub type EmbedError = crate::onnx::ModelError;
 
 /// The models folder: `$DENTATE_MODELS`, else `models/` in the current folder, else
 /// `models/` next to the workspace the binary was built in (`target/<profile>/../../`).
@@ -55,31 +41,8 @@ pub fn default_models_dir() -> PathBuf {
     local
 }
 
-fn require(path: PathBuf) -> Result<PathBuf, EmbedError> {
-    if path.exists() {
-        Ok(path)
-    } else {
-        Err(EmbedError::MissingModel { path })
-    }
-}
-
-static RUNTIME: OnceLock<Result<ort::environment::Environment, String>> = OnceLock::new();
-
-/// Loads ONNX Runtime from `<models>/onnxruntime/libonnxruntime.so` (once per process).
-pub fn runtime(models_dir: &Path) -> Result<ort::environment::Environment, EmbedError> {
-    let library = require(models_dir.join("onnxruntime").join("libonnxruntime.so"))?;
-    let loaded = RUNTIME.get_or_init(|| {
-        let builder = ort::init_from(&library).map_err(|e| e.to_string())?;
-        builder
-            .with_name("dentate")
-            .build()
-            .map_err(|e| e.to_string())
-    });
-    loaded.clone().map_err(|detail| EmbedError::Runtime {
-        path: library,
-        detail,
-    })
-}
+/// Loads ONNX Runtime (see [`crate::onnx::runtime`]).
+pub use crate::onnx::runtime;
 
 /// A text encoder: texts in, L2-normalised vectors out.
 pub struct TextEncoder {
@@ -92,8 +55,7 @@ impl TextEncoder {
         let environment = runtime(models_dir)?;
         let dir = models_dir.join("minilm");
         let read = |name: &str| -> Result<Vec<u8>, EmbedError> {
-            let path = require(dir.join(name))?;
-            std::fs::read(&path).map_err(|source| EmbedError::Io { path, source })
+            crate::onnx::read(&crate::onnx::require("text embedding", dir.join(name))?)
         };
         let tokenizer_files = TokenizerFiles {
             tokenizer_file: read("tokenizer.json")?,

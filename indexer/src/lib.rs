@@ -15,6 +15,7 @@ pub mod ocr;
 pub mod onnx;
 pub mod options;
 pub mod pipeline;
+pub mod process;
 pub mod stages;
 pub mod summary;
 pub mod tags;

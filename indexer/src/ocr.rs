@@ -21,7 +21,6 @@ use image::imageops::FilterType;
 use image::{DynamicImage, RgbImage};
 use ort::session::Session;
 use ort::value::Tensor;
-use thiserror::Error;
 
 /// Longer side of the detection input (pixels).
 pub const DET_MAX_SIDE: u32 = 960;
@@ -47,26 +46,8 @@ const MIN_CONFIDENCE: f32 = 0.5;
 const MEAN: [f32; 3] = [0.485, 0.456, 0.406];
 const STD: [f32; 3] = [0.229, 0.224, 0.225];
 
-#[derive(Debug, Error)]
-pub enum OcrError {
-    #[error("OCR model file {path} is missing; run scripts/fetch-models (or point DENTATE_MODELS / --models at the folder it fills)")]
-    MissingModel { path: PathBuf },
-    #[error("cannot load ONNX Runtime: {0}")]
-    Runtime(String),
-    #[error("cannot read {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("OCR model error: {0}")]
-    Model(String),
-}
-
-impl From<ort::Error> for OcrError {
-    fn from(error: ort::Error) -> OcrError {
-        OcrError::Model(error.to_string())
-    }
-}
+/// Errors of the OCR models (the models' shared error type).
+pub type OcrError = crate::onnx::ModelError;
 
 /// The text of recognised lines, one per line.
 pub fn lines_text(lines: &[OcrLine]) -> String {
@@ -96,19 +77,7 @@ pub struct OcrEngine {
 }
 
 fn require(path: PathBuf) -> Result<PathBuf, OcrError> {
-    if path.exists() {
-        Ok(path)
-    } else {
-        Err(OcrError::MissingModel { path })
-    }
-}
-
-fn session(
-    environment: &ort::environment::Environment,
-    path: &Path,
-    threads: usize,
-) -> Result<Session, OcrError> {
-    crate::onnx::session(environment, path, threads).map_err(OcrError::Model)
+    crate::onnx::require("OCR", path)
 }
 
 impl OcrEngine {
@@ -134,13 +103,10 @@ impl OcrEngine {
                 keys_path.display()
             )));
         }
-        let environment = crate::embed::runtime(models_dir).map_err(|e| match e {
-            crate::embed::EmbedError::MissingModel { path } => OcrError::MissingModel { path },
-            other => OcrError::Runtime(other.to_string()),
-        })?;
+        let environment = crate::onnx::runtime(models_dir)?;
         Ok(OcrEngine {
-            det: session(&environment, &det_path, threads)?,
-            rec: session(&environment, &rec_path, threads)?,
+            det: crate::onnx::session(&environment, &det_path, threads)?,
+            rec: crate::onnx::session(&environment, &rec_path, threads)?,
             keys,
         })
     }

@@ -15,7 +15,6 @@ use image::imageops::FilterType;
 use image::DynamicImage;
 use ort::session::Session;
 use ort::value::Tensor;
-use thiserror::Error;
 
 /// Side of the classifier input.
 const SIDE: u32 = 224;
@@ -24,26 +23,8 @@ pub const MIN_PROBABILITY: f32 = 0.15;
 /// Most tags per picture.
 pub const MAX_TAGS: usize = 3;
 
-#[derive(Debug, Error)]
-pub enum TagError {
-    #[error("tag model file {path} is missing; run scripts/fetch-models")]
-    MissingModel { path: PathBuf },
-    #[error("cannot load ONNX Runtime: {0}")]
-    Runtime(String),
-    #[error("cannot read {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("tag model error: {0}")]
-    Model(String),
-}
-
-impl From<ort::Error> for TagError {
-    fn from(error: ort::Error) -> TagError {
-        TagError::Model(error.to_string())
-    }
-}
+/// Errors of the tag model (the models' shared error type).
+pub type TagError = crate::onnx::ModelError;
 
 /// One ImageNet class.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,7 +63,10 @@ impl Tagger {
         let [model, table] = model_files(models_dir);
         for path in [&model, &table] {
             if !path.exists() {
-                return Err(TagError::MissingModel { path: path.clone() });
+                return Err(TagError::MissingModel {
+                    what: "tag",
+                    path: path.clone(),
+                });
             }
         }
         let text = std::fs::read_to_string(&table).map_err(|source| TagError::Io {
@@ -91,12 +75,8 @@ impl Tagger {
         })?;
         let classes = parse_classes(&text)
             .ok_or_else(|| TagError::Model(format!("{}: not 1000 classes", table.display())))?;
-        let environment = crate::embed::runtime(models_dir).map_err(|e| match e {
-            crate::embed::EmbedError::MissingModel { path } => TagError::MissingModel { path },
-            other => TagError::Runtime(other.to_string()),
-        })?;
-        let session =
-            crate::onnx::session(&environment, &model, threads).map_err(TagError::Model)?;
+        let environment = crate::onnx::runtime(models_dir)?;
+        let session = crate::onnx::session(&environment, &model, threads)?;
         Ok(Tagger { session, classes })
     }
 

@@ -4,10 +4,8 @@
 //! tools come from Debian's `poppler-utils` and `ffmpeg` packages (the README commands
 //! install them); each run is bounded in time and reads only files inside the profile.
 
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::engine::Engine;
 use crate::error::SearchError;
@@ -173,46 +171,13 @@ fn jpeg_or_error(bytes: Vec<u8>, tool: &str) -> Result<Rendered, SearchError> {
 
 /// Runs a tool that writes the image to stdout (pdftoppm writes to stdout without an
 /// output root), killing it after [`RENDER_TIMEOUT`].
-fn run_tool(tool: &str, package: &str, args: &[&str]) -> Result<Vec<u8>, SearchError> {
-    let mut child = Command::new(tool)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        // Not read: a damaged PDF can make pdftoppm print megabytes of complaints, which
-        // would block it on a full pipe.
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| {
-            SearchError::Unavailable(format!(
-                "rendering needs {tool} (Debian package {package}): {e}"
-            ))
-        })?;
-    let mut stdout = child
-        .stdout
-        .take()
-        .ok_or_else(|| SearchError::Unavailable(format!("{tool}: no output")))?;
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        let _ = stdout.read_to_end(&mut out);
-        out
-    });
-    let started = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if started.elapsed() > RENDER_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(SearchError::Unavailable(format!(
-                    "{tool} took longer than {} s",
-                    RENDER_TIMEOUT.as_secs()
-                )));
+fn run_tool(tool: &str, package: &'static str, args: &[&str]) -> Result<Vec<u8>, SearchError> {
+    indexer::process::run_limited(tool, package, args, RENDER_TIMEOUT)
+        .map(|output| output.stdout)
+        .map_err(|error| match error {
+            indexer::process::ToolError::NotInstalled { .. } => {
+                SearchError::Unavailable(format!("rendering needs {error}"))
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => return Err(SearchError::Unavailable(format!("{tool}: {e}"))),
-        }
-    }
-    reader
-        .join()
-        .map_err(|_| SearchError::Unavailable(format!("{tool}: output reader failed")))
+            other => SearchError::Unavailable(other.to_string()),
+        })
 }

@@ -282,62 +282,30 @@ impl Drop for Running {
 /// Renders one page of a PDF at `dpi` with poppler's `pdftoppm` (bounded in time).
 pub fn render_pdf_page(path: &Path, page: u32, dpi: &str) -> Result<RgbImage, DecodeError> {
     let page = page.to_string();
-    let mut child = Command::new("pdftoppm")
-        .args(["-f", &page, "-l", &page, "-r", dpi, "-singlefile"])
-        .arg(path)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| {
-            DecodeError::NotInstalled(format!("pdftoppm (apt-get install poppler-utils): {e}"))
-        })?;
-    let mut stdout = child.stdout.take().expect("stdout is piped");
-    let stderr = child.stderr.take().expect("stderr is piped");
-    // Both pipes are drained at once: a damaged PDF can make pdftoppm print megabytes of
-    // complaints, which would otherwise block it.
-    let complaints = std::thread::spawn(move || first_line(stderr));
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        let read = stdout.read_to_end(&mut out);
-        (read.map(|_| out), complaints.join().unwrap_or_default())
-    });
-    let started = Instant::now();
-    let timeout = Duration::from_secs(60);
-    let status = loop {
-        match child.try_wait()? {
-            Some(status) => break status,
-            None if started.elapsed() > timeout => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(DecodeError::TimedOut(timeout));
-            }
-            None => std::thread::sleep(Duration::from_millis(10)),
-        }
-    };
-    let (bytes, errors) = reader
-        .join()
-        .map_err(|_| DecodeError::Failed("pdftoppm output reader panicked".into()))?;
-    let bytes = bytes?;
-    if !status.success() || bytes.is_empty() {
-        let first = if errors.is_empty() {
+    let args: Vec<&std::ffi::OsStr> = ["-f", &page, "-l", &page, "-r", dpi, "-singlefile"]
+        .into_iter()
+        .map(std::ffi::OsStr::new)
+        .chain([path.as_os_str()])
+        .collect();
+    let output =
+        crate::process::run_limited("pdftoppm", "poppler-utils", &args, Duration::from_secs(60))
+            .map_err(|error| match error {
+                crate::process::ToolError::NotInstalled { .. } => {
+                    DecodeError::NotInstalled(error.to_string())
+                }
+                crate::process::ToolError::TimedOut { after, .. } => DecodeError::TimedOut(after),
+                other => DecodeError::Failed(other.to_string()),
+            })?;
+    if !output.status.success() || output.stdout.is_empty() {
+        let first = if output.first_error.is_empty() {
             "no image".to_string()
         } else {
-            errors
+            output.first_error
         };
         return Err(DecodeError::Failed(format!("pdftoppm: {first}")));
     }
-    read_ppm(&mut std::io::Cursor::new(bytes))?
+    read_ppm(&mut std::io::Cursor::new(output.stdout))?
         .ok_or_else(|| DecodeError::Failed("pdftoppm produced no image".into()))
-}
-
-/// The first line of a stream, reading (and dropping) the rest.
-fn first_line(stream: impl Read) -> String {
-    let mut reader = BufReader::new(stream);
-    let mut first = String::new();
-    let _ = reader.read_line(&mut first);
-    let _ = std::io::copy(&mut reader, &mut std::io::sink());
-    first.trim().to_string()
 }
 
 /// Reads one binary PPM (P6, maxval 255) image; `None` at a clean end of stream.

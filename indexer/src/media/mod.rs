@@ -87,33 +87,27 @@ const SENTENCE_PAUSE_S: f64 = 2.0;
 
 #[derive(Debug, Error)]
 pub enum MediaError {
-    #[error("model file {path} is missing; run scripts/fetch-models (or point DENTATE_MODELS / --models at the folder it fills)")]
-    MissingModel { path: PathBuf },
-    #[error("cannot load ONNX Runtime: {0}")]
-    Runtime(String),
-    #[error("cannot read {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("model error: {0}")]
-    Model(String),
+    #[error(transparent)]
+    Model(#[from] crate::onnx::ModelError),
     #[error(transparent)]
     Decode(#[from] decode::DecodeError),
 }
 
 impl From<ort::Error> for MediaError {
     fn from(error: ort::Error) -> MediaError {
-        MediaError::Model(error.to_string())
+        MediaError::Model(error.into())
+    }
+}
+
+impl MediaError {
+    /// A failure of a model's own run (bad output, wrong shapes).
+    pub(crate) fn model(detail: impl Into<String>) -> MediaError {
+        MediaError::Model(crate::onnx::ModelError::Model(detail.into()))
     }
 }
 
 fn require(path: PathBuf) -> Result<PathBuf, MediaError> {
-    if path.exists() {
-        Ok(path)
-    } else {
-        Err(MediaError::MissingModel { path })
-    }
+    Ok(crate::onnx::require("speech", path)?)
 }
 
 fn session(
@@ -121,7 +115,7 @@ fn session(
     path: &Path,
     threads: usize,
 ) -> Result<Session, MediaError> {
-    crate::onnx::session(environment, path, threads).map_err(MediaError::Model)
+    Ok(crate::onnx::session(environment, path, threads)?)
 }
 
 /// The speech models.
@@ -132,10 +126,7 @@ pub struct Speech {
 
 impl Speech {
     pub fn load(models_dir: &Path, asr: AsrModel, threads: usize) -> Result<Speech, MediaError> {
-        let environment = crate::embed::runtime(models_dir).map_err(|e| match e {
-            crate::embed::EmbedError::MissingModel { path } => MediaError::MissingModel { path },
-            other => MediaError::Runtime(other.to_string()),
-        })?;
+        let environment = crate::onnx::runtime(models_dir)?;
         Ok(Speech {
             vad: vad::Vad::load(&environment, models_dir)?,
             whisper: whisper::Whisper::load(&environment, &asr.dir(models_dir), threads)?,
@@ -352,14 +343,14 @@ impl MediaStage {
         })
         .ok_or_else(|| {
             let why = self.speech.get().and_then(|r| r.as_ref().err());
-            MediaError::Model(why.cloned().unwrap_or_default())
+            MediaError::model(why.cloned().unwrap_or_default())
         })?;
         let segments = {
             let mut speech = speech.lock().unwrap_or_else(|e| e.into_inner());
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 speech.transcribe(samples, stats)
             }))
-            .map_err(|_| MediaError::Model("speech recognition panicked".into()))??
+            .map_err(|_| MediaError::model("speech recognition panicked"))??
         };
         let segments = sentences(segments);
         stats.speech_units += segments.len() as u64;
@@ -446,7 +437,7 @@ impl MediaStage {
         stats.video_seconds += texts.len() as f64;
         decoded?;
         if let Some(failure) = failure {
-            return Err(MediaError::Model(failure));
+            return Err(MediaError::model(failure));
         }
         let runs = frames::text_runs(&texts);
         stats.screen_units += runs.len() as u64;

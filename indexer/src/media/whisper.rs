@@ -120,7 +120,7 @@ impl Whisper {
         let (vocab, ids) = read_vocab(&tokenizer)?;
         let id = |name: &str| {
             ids.get(name).copied().ok_or_else(|| {
-                MediaError::Model(format!("{}: no token {name}", tokenizer.display()))
+                MediaError::model(format!("{}: no token {name}", tokenizer.display()))
             })
         };
         let no_timestamps = id("<|notimestamps|>")?;
@@ -135,12 +135,8 @@ impl Whisper {
             no_timestamps,
             timestamp_begin: no_timestamps + 1,
         };
-        let config: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&config).map_err(|source| MediaError::Io {
-                path: config.clone(),
-                source,
-            })?)
-            .map_err(|e| MediaError::Model(format!("{}: {e}", config.display())))?;
+        let config: serde_json::Value = serde_json::from_slice(&crate::onnx::read(&config)?)
+            .map_err(|e| MediaError::model(format!("{}: {e}", config.display())))?;
         let list = |key: &str| -> Vec<u32> {
             config[key]
                 .as_array()
@@ -185,7 +181,7 @@ impl Whisper {
             let (_, logits) = outputs["logits"].try_extract_tensor::<f32>()?;
             logits.to_vec()
         };
-        let missing = |name: &str| MediaError::Model(format!("decoder has no output {name}"));
+        let missing = |name: &str| MediaError::model(format!("decoder has no output {name}"));
         cache.k = outputs
             .remove("new_self_k")
             .ok_or_else(|| missing("new_self_k"))?;
@@ -207,7 +203,7 @@ impl Whisper {
         let take = |outputs: &mut ort::session::SessionOutputs, name: &str| {
             outputs
                 .remove(name)
-                .ok_or_else(|| MediaError::Model(format!("encoder has no output {name}")))
+                .ok_or_else(|| MediaError::model(format!("encoder has no output {name}")))
         };
         let cross_k: DynValue = take(&mut encoded, "cross_k")?;
         let cross_v: DynValue = take(&mut encoded, "cross_v")?;
@@ -405,13 +401,10 @@ impl Whisper {
 
 /// Vocabulary (id → token string) and name → id for the added tokens.
 fn read_vocab(path: &Path) -> Result<(Vec<String>, HashMap<String, u32>), MediaError> {
-    let bytes = std::fs::read(path).map_err(|source| MediaError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = crate::onnx::read(path)?;
     let json: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|e| MediaError::Model(format!("{}: {e}", path.display())))?;
-    let bad = || MediaError::Model(format!("{}: no BPE vocabulary", path.display()));
+        .map_err(|e| MediaError::model(format!("{}: {e}", path.display())))?;
+    let bad = || MediaError::model(format!("{}: no BPE vocabulary", path.display()));
     let mut entries: Vec<(u32, String)> = json["model"]["vocab"]
         .as_object()
         .ok_or_else(bad)?
