@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::questions::RawLocator;
-use crate::reply::UnitLoc;
+use crate::reply::{as_u64, UnitLoc};
 
 /// Slack around a gold time range when matching media units, in milliseconds.
 pub const TIME_SLACK_MS: u64 = 2_000;
@@ -46,16 +46,6 @@ pub enum GoldLocator {
     /// A unit this evaluator does not know, or a known unit whose position could not be
     /// read; the string is the key it is reported under.
     Unknown(String),
-}
-
-pub(crate) fn as_u64(v: &Value) -> Option<u64> {
-    match v {
-        Value::Number(n) => n
-            .as_u64()
-            .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64)),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
 }
 
 fn as_str(v: &Value) -> Option<String> {

@@ -4,7 +4,6 @@
 
 use serde_json::Value;
 
-use crate::locator::as_u64;
 use crate::Error;
 
 /// The locator of a returned unit (from gRPC or HTTP).
@@ -148,6 +147,17 @@ pub fn files_from_grpc(response: &dentate_proto::v1::SearchResponse) -> Vec<Retr
                 .collect(),
         })
         .collect()
+}
+
+/// A JSON number (or a number written as a string) as a non-negative integer.
+pub(crate) fn as_u64(v: &Value) -> Option<u64> {
+    match v {
+        Value::Number(n) => n
+            .as_u64()
+            .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64)),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

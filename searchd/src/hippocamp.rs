@@ -95,7 +95,7 @@ async fn blocking<T: Send + 'static>(
     engine: &Arc<Engine>,
     work: impl FnOnce(&Engine) -> Result<T, SearchError> + Send + 'static,
 ) -> Result<T, String> {
-    crate::http::run_blocking(engine, work)
+    crate::web::run_blocking(engine, work)
         .await
         .map_err(|error| error.message().to_string())
 }
@@ -549,7 +549,7 @@ async fn stream_file(path: &Path) -> Response {
             let content_type = content_type_of(path);
             (
                 [(axum::http::header::CONTENT_TYPE, content_type)],
-                axum::body::Body::from_stream(crate::http::file_stream(file)),
+                axum::body::Body::from_stream(crate::web::file_stream(file)),
             )
                 .into_response()
         }

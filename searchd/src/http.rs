@@ -39,8 +39,8 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use crate::engine::{Engine, UnitHit};
-use crate::error::SearchError;
 use crate::query::{Mode, SearchParams};
+use crate::web::{run_blocking, HttpError};
 
 /// Builds the router.
 pub fn router(engine: Arc<Engine>) -> Router {
@@ -57,33 +57,6 @@ pub fn router(engine: Arc<Engine>) -> Router {
             engine,
             crate::hippocamp::OutputDir::default(),
         ))
-}
-
-/// An error reply: status plus `{"error": message}`.
-#[derive(Debug)]
-pub struct HttpError(StatusCode, String);
-
-impl IntoResponse for HttpError {
-    fn into_response(self) -> Response {
-        (self.0, Json(json!({ "error": self.1 }))).into_response()
-    }
-}
-
-impl HttpError {
-    pub fn message(&self) -> &str {
-        &self.1
-    }
-}
-
-impl From<SearchError> for HttpError {
-    fn from(error: SearchError) -> HttpError {
-        match error {
-            SearchError::InvalidArgument(m) => HttpError(StatusCode::BAD_REQUEST, m),
-            SearchError::NotFound(m) => HttpError(StatusCode::NOT_FOUND, m),
-            SearchError::Unavailable(m) => HttpError(StatusCode::SERVICE_UNAVAILABLE, m),
-            other => HttpError(StatusCode::INTERNAL_SERVER_ERROR, other.to_string()),
-        }
-    }
 }
 
 fn bad_request(message: impl Into<String>) -> HttpError {
@@ -191,12 +164,6 @@ impl RetrieveBody {
     }
 }
 
-impl From<SearchError> for Box<HttpError> {
-    fn from(error: SearchError) -> Self {
-        Box::new(error.into())
-    }
-}
-
 /// Metadata of a unit in the HippoCamp reply shape.
 fn metadata_of(hit: &UnitHit) -> Map<String, Value> {
     let unit = &hit.unit;
@@ -270,22 +237,6 @@ fn search_r1_result(hit: &UnitHit) -> Value {
         json!(format!("{}\n{}", hit.unit.path, hit.unit.text)),
     );
     json!({ "document": document, "score": hit.score })
-}
-
-pub(crate) async fn run_blocking<T: Send + 'static>(
-    engine: &Arc<Engine>,
-    work: impl FnOnce(&Engine) -> Result<T, SearchError> + Send + 'static,
-) -> Result<T, HttpError> {
-    let engine = engine.clone();
-    tokio::task::spawn_blocking(move || work(&engine))
-        .await
-        .map_err(|e| {
-            HttpError(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("worker failed: {e}"),
-            )
-        })?
-        .map_err(HttpError::from)
 }
 
 async fn retrieve(
@@ -461,24 +412,6 @@ async fn list_files(
         })
     });
     tool_reply(result)
-}
-
-/// Streams a file in 64 KiB chunks without loading it whole.
-pub(crate) fn file_stream(
-    file: tokio::fs::File,
-) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> {
-    futures_util::stream::unfold(file, |mut file| async move {
-        use tokio::io::AsyncReadExt;
-        let mut buffer = vec![0u8; 64 * 1024];
-        match file.read(&mut buffer).await {
-            Ok(0) => None,
-            Ok(n) => {
-                buffer.truncate(n);
-                Some((Ok(Bytes::from(buffer)), file))
-            }
-            Err(error) => Some((Err(error), file)),
-        }
-    })
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ pub mod server;
 pub mod time;
 pub mod timeline;
 pub mod timeparse;
+pub mod web;
 
 pub use engine::Engine;
 pub use error::SearchError;
