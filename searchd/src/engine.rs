@@ -15,7 +15,7 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, DocSet, Order, Searcher, TantivyDocument, Term};
 
-use index::api::{UnitFilter, VectorSearch, VectorSpace};
+use index::api::{VectorSearch, VectorSpace};
 use index::embedded::{address_of_unit, EmbeddedVectors};
 
 use crate::dense::Dense;
@@ -23,8 +23,9 @@ use crate::dense::Dense;
 use crate::error::SearchError;
 use crate::fusion::Signals;
 use crate::guard::PathGuard;
-use crate::planner::{folder_of, people_in, Factors, PEOPLE_BOOST};
-use crate::query::{full_query, lexical_query, people_query, LexicalQuery, Mode, SearchParams};
+use crate::plan::QueryPlan;
+use crate::planner::{folder_of, Factors};
+use crate::query::{full_query, LexicalQuery, Mode, SearchParams};
 
 /// One ranked unit.
 #[derive(Debug, Clone, Serialize)]
@@ -95,8 +96,6 @@ pub(crate) struct RankedHit {
 struct Ranked {
     searcher: Searcher,
     hits: Vec<RankedHit>,
-    /// The lexical query (for snippets and explain).
-    lexical: Option<LexicalQuery>,
     /// Units that matched lexically (or dense candidates when only dense ran).
     total: u64,
     notes: Vec<String>,
@@ -199,7 +198,7 @@ impl Engine {
     }
 
     /// The mode actually used for a request.
-    fn effective_mode(
+    pub(crate) fn effective_mode(
         &self,
         params: &SearchParams,
         notes: &mut Vec<String>,
@@ -221,43 +220,24 @@ impl Engine {
         }
     }
 
-    /// Ranked units (flat). The core of both `search` and `retrieve`.
-    fn rank_units(&self, params: &SearchParams, limit: usize) -> Result<Ranked, SearchError> {
+    /// Ranked units (flat) for a plan. The core of both `search` and `retrieve`.
+    fn rank_units(
+        &self,
+        searcher: Searcher,
+        plan: &QueryPlan,
+        limit: usize,
+    ) -> Result<Ranked, SearchError> {
         let fields = &self.handle.fields;
-        let mut notes = Vec::new();
-        let mode = self.effective_mode(params, &mut notes)?;
-        let mut lexical = lexical_query(fields, &params.query);
-        let has_text = !params.query.trim().is_empty();
-        if lexical.is_none() && !params.has_filters() && !(mode == Mode::Dense && has_text) {
-            return Err(SearchError::invalid(
-                "query has no searchable terms (only stop words or punctuation) and no filters",
-            ));
-        }
-        notes.push(format!("mode: {}", mode.as_str()));
-        if let Some(lexical) = &lexical {
-            notes.push(format!("terms: {}", lexical.terms.join(" ")));
-        }
-        if !params.planner.people {
-            notes.push("people: off".to_string());
-        } else if let Some(lexical) = lexical.as_mut() {
-            let names = people_in(&params.query);
-            if let Some((query, terms)) = people_query(fields, &names, PEOPLE_BOOST) {
-                lexical.add_signal("people.meta", query);
-                notes.push(format!(
-                    "people: {names:?} → meta (participants, attendees) terms [{}] ×{PEOPLE_BOOST}",
-                    terms.join(" ")
-                ));
-            }
-        }
-        let searcher = self.handle.reader.searcher();
-        let unit_filter = params.unit_filter();
-        let filter = index::embedded::filter_query(fields, &unit_filter);
+        let mode = plan.mode;
+        let lexical = plan.lexical.as_ref();
+        let mut notes = plan.retrieval_notes.clone();
+        let filter = index::embedded::filter_query(fields, &plan.filter);
 
         // Lexical candidates.
         let mut lexical_hits: Vec<(DocAddress, f32)> = Vec::new();
         let mut total = 0u64;
         if mode != Mode::Dense || lexical.is_none() {
-            let query = full_query(lexical.as_ref(), filter.as_ref().map(|f| f.box_clone()));
+            let query = full_query(lexical, filter.as_ref().map(|f| f.box_clone()));
             // Deep enough for fusion and for the planner's priors to reorder.
             let depth = limit.max(FUSION_DEPTH);
             if lexical.is_some() {
@@ -289,7 +269,6 @@ impl Engine {
                 return Ok(Ranked {
                     searcher,
                     hits,
-                    lexical,
                     total: count as u64,
                     notes,
                 });
@@ -305,26 +284,28 @@ impl Engine {
                     factors: None,
                 })
                 .collect();
-            let hits = self.apply_priors(&searcher, params, hits, limit, &mut notes)?;
+            notes.extend(plan.prior_notes.iter().cloned());
+            let hits = self.apply_priors(&searcher, plan, hits, limit)?;
             return Ok(Ranked {
                 searcher,
                 hits,
-                lexical,
                 total,
                 notes,
             });
         }
 
         // Dense candidates, filtered before scoring, stale vectors dropped.
-        let dense_hits =
-            self.dense_candidates(&searcher, params, &unit_filter, limit.max(FUSION_DEPTH))?;
-        let image_hits =
-            self.image_candidates(&searcher, params, &unit_filter, limit.max(FUSION_DEPTH))?;
+        let dense_hits = self.dense_candidates(&searcher, plan, limit.max(FUSION_DEPTH))?;
+        let image_hits = self.image_candidates(&searcher, plan, limit.max(FUSION_DEPTH))?;
         if total == 0 {
             total = (dense_hits.len() + image_hits.len()) as u64;
         }
-        let fused =
-            crate::fusion::fuse_with_images(&lexical_hits, &dense_hits, &image_hits, params.fusion);
+        let fused = crate::fusion::fuse_with_images(
+            &lexical_hits,
+            &dense_hits,
+            &image_hits,
+            plan.params.fusion,
+        );
         let hits = fused
             .into_iter()
             .map(|(address, signals)| RankedHit {
@@ -338,11 +319,11 @@ impl Engine {
                 factors: None,
             })
             .collect();
-        let hits = self.apply_priors(&searcher, params, hits, limit, &mut notes)?;
+        notes.extend(plan.prior_notes.iter().cloned());
+        let hits = self.apply_priors(&searcher, plan, hits, limit)?;
         Ok(Ranked {
             searcher,
             hits,
-            lexical,
             total,
             notes,
         })
@@ -352,18 +333,18 @@ impl Engine {
     fn image_candidates(
         &self,
         searcher: &Searcher,
-        params: &SearchParams,
-        filter: &UnitFilter,
+        plan: &QueryPlan,
         depth: usize,
     ) -> Result<Vec<(DocAddress, f32)>, SearchError> {
+        let (query, filter) = (&plan.params.query, &plan.filter);
         let (Some(clip), Some(vectors)) = (&self.clip, &self.vectors) else {
             return Ok(Vec::new());
         };
         let space = VectorSpace::Image { model: clip.name() };
-        if params.query.trim().is_empty() || vectors.vector_count(space)? == 0 {
+        if query.trim().is_empty() || vectors.vector_count(space)? == 0 {
             return Ok(Vec::new());
         }
-        let query = clip.embed_text(&params.query)?;
+        let query = clip.embed_text(query)?;
         let hits = vectors.vector_search(space, &query, depth, filter)?;
         self.resolve(searcher, hits)
     }
@@ -389,17 +370,17 @@ impl Engine {
     fn dense_candidates(
         &self,
         searcher: &Searcher,
-        params: &SearchParams,
-        filter: &UnitFilter,
+        plan: &QueryPlan,
         depth: usize,
     ) -> Result<Vec<(DocAddress, f32)>, SearchError> {
+        let (query, filter) = (&plan.params.query, &plan.filter);
         let (Some(dense), Some(vectors)) = (&self.dense, &self.vectors) else {
             return Ok(Vec::new());
         };
-        if params.query.trim().is_empty() {
+        if query.trim().is_empty() {
             return Ok(Vec::new());
         }
-        let query_vector = dense.embed_query(&params.query)?;
+        let query_vector = dense.embed_query(query)?;
         let hits = vectors.vector_search(VectorSpace::Text, &query_vector, depth, filter)?;
         self.resolve(searcher, hits)
     }
@@ -475,15 +456,17 @@ impl Engine {
     /// Grouped search: files ranked by their best units.
     pub fn search(&self, params: SearchParams) -> Result<SearchOutcome, SearchError> {
         let started = Instant::now();
-        let params = params.validate()?;
+        let searcher = self.handle.reader.searcher();
+        let plan = self.plan(&searcher, params.validate()?)?;
+        let params = &plan.params;
         let candidates = (params.top_k * params.units_per_file * 5).clamp(100, 5000);
         let Ranked {
             searcher,
             hits,
-            lexical,
             total,
             mut notes,
-        } = self.rank_units(&params, candidates)?;
+        } = self.rank_units(searcher, &plan, candidates)?;
+        let lexical = plan.lexical.as_ref();
         // Group by file, keeping rank order.
         let mut order: Vec<String> = Vec::new();
         let mut groups: HashMap<String, Vec<RankedHit>> = HashMap::new();
@@ -511,7 +494,7 @@ impl Engine {
         } else if !params.planner.folders {
             notes.push("folders: off".to_string());
         }
-        let snippets = self.snippet_generator(&searcher, lexical.as_ref());
+        let snippets = self.snippet_generator(&searcher, lexical);
         let mut guard = self.guard();
         let mut files = Vec::with_capacity(params.top_k.min(scored.len()));
         for (score, file_id) in scored {
@@ -534,7 +517,7 @@ impl Engine {
                 units.push(self.unit_hit(
                     &searcher,
                     hit,
-                    lexical.as_ref(),
+                    lexical,
                     snippets.as_ref(),
                     params.explain,
                 )?);
@@ -589,27 +572,21 @@ impl Engine {
     /// Flat unit list.
     pub fn retrieve(&self, params: SearchParams) -> Result<RetrieveOutcome, SearchError> {
         let started = Instant::now();
-        let params = params.validate()?;
+        let searcher = self.handle.reader.searcher();
+        let plan = self.plan(&searcher, params.validate()?)?;
+        let params = &plan.params;
         let Ranked {
             searcher,
             hits,
-            lexical,
             notes,
             ..
-        } = self.rank_units(&params, params.top_k)?;
-        let snippets = self.snippet_generator(&searcher, lexical.as_ref());
+        } = self.rank_units(searcher, &plan, params.top_k)?;
+        let lexical = plan.lexical.as_ref();
+        let snippets = self.snippet_generator(&searcher, lexical);
         let mut guard = self.guard();
         let hits = hits
             .into_iter()
-            .map(|hit| {
-                self.unit_hit(
-                    &searcher,
-                    hit,
-                    lexical.as_ref(),
-                    snippets.as_ref(),
-                    params.explain,
-                )
-            })
+            .map(|hit| self.unit_hit(&searcher, hit, lexical, snippets.as_ref(), params.explain))
             .collect::<Result<Vec<_>, _>>()?;
         let hits: Vec<UnitHit> = hits
             .into_iter()

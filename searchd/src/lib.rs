@@ -14,6 +14,7 @@ pub mod guard;
 pub mod hippocamp;
 pub mod http;
 pub mod listing;
+pub mod plan;
 pub mod planner;
 pub mod priors;
 pub mod query;

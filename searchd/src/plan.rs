@@ -1,0 +1,144 @@
+//! One plan per request, built before anything is retrieved: the validated parameters,
+//! the mode actually used, the analysed lexical query (terms, and people read from the
+//! question), the filters as predicates (the same for every retriever), and what the
+//! question says about time and ownership. The retrievers, the fusion, the priors and
+//! the grouping then read the plan; none of them reads the question text again.
+//! `explain` lists the plan's decisions.
+
+use tantivy::Searcher;
+
+use index::api::UnitFilter;
+
+use crate::engine::Engine;
+use crate::error::SearchError;
+use crate::planner::{is_first_person, people_in, PEOPLE_BOOST};
+use crate::query::{lexical_query, people_query, LexicalQuery, Mode, SearchParams};
+use crate::timeparse::TimeIntent;
+
+/// Everything decided about a request before retrieval.
+pub struct QueryPlan {
+    /// The validated request.
+    pub params: SearchParams,
+    /// The mode actually used (hybrid falls back to lexical without models).
+    pub mode: Mode,
+    /// The BM25 query with its per-field signals (`None`: no searchable terms).
+    pub lexical: Option<LexicalQuery>,
+    /// The request's filters, pushed into every retriever.
+    pub filter: UnitFilter,
+    /// Dates, weekdays, hours and routines read from the question (empty when the time
+    /// prior is off).
+    pub time: TimeIntent,
+    /// A first-person question (whose prior on).
+    pub first_person: bool,
+    /// The decisions about retrieval (mode, terms, people), for `explain`.
+    pub retrieval_notes: Vec<String>,
+    /// The decisions about the priors (time, whose), for `explain` when priors apply.
+    pub prior_notes: Vec<String>,
+}
+
+impl QueryPlan {
+    /// Whether the priors change any score.
+    pub fn has_priors(&self) -> bool {
+        !self.time.is_empty() || self.time.recurring || self.first_person
+    }
+}
+
+impl Engine {
+    /// Plans a validated request against one snapshot of the index (the time prior is
+    /// relative to the newest content in it).
+    pub(crate) fn plan(
+        &self,
+        searcher: &Searcher,
+        params: SearchParams,
+    ) -> Result<QueryPlan, SearchError> {
+        let fields = &self.handle().fields;
+        let mut retrieval_notes = Vec::new();
+        let mode = self.effective_mode(&params, &mut retrieval_notes)?;
+        let mut lexical = lexical_query(fields, &params.query);
+        let has_text = !params.query.trim().is_empty();
+        if lexical.is_none() && !params.has_filters() && !(mode == Mode::Dense && has_text) {
+            return Err(SearchError::invalid(
+                "query has no searchable terms (only stop words or punctuation) and no filters",
+            ));
+        }
+        retrieval_notes.push(format!("mode: {}", mode.as_str()));
+        if let Some(lexical) = &lexical {
+            retrieval_notes.push(format!("terms: {}", lexical.terms.join(" ")));
+        }
+        if !params.planner.people {
+            retrieval_notes.push("people: off".to_string());
+        } else if let Some(lexical) = lexical.as_mut() {
+            let names = people_in(&params.query);
+            if let Some((query, terms)) = people_query(fields, &names, PEOPLE_BOOST) {
+                lexical.add_signal("people.meta", query);
+                retrieval_notes.push(format!(
+                    "people: {names:?} → meta (participants, attendees) terms [{}] ×{PEOPLE_BOOST}",
+                    terms.join(" ")
+                ));
+            }
+        }
+        let (time, first_person, prior_notes) = self.plan_priors(searcher, &params)?;
+        Ok(QueryPlan {
+            filter: params.unit_filter(),
+            params,
+            mode,
+            lexical,
+            time,
+            first_person,
+            retrieval_notes,
+            prior_notes,
+        })
+    }
+
+    /// What the question says about time (against the profile's "now") and ownership.
+    fn plan_priors(
+        &self,
+        searcher: &Searcher,
+        params: &SearchParams,
+    ) -> Result<(TimeIntent, bool, Vec<String>), SearchError> {
+        let mut notes = Vec::new();
+        let switches = params.planner;
+        let time = if switches.time {
+            let reference = self.reference_time(searcher, params.reference_time)?;
+            let mut intent = crate::timeparse::parse(&params.query, reference);
+            if intent.range.is_some() && (params.time_start.is_some() || params.time_end.is_some())
+            {
+                // An explicit content_time range in the request overrides the dates read
+                // from the query text.
+                intent.range = None;
+                notes.push(
+                    "time: the request's content_time range overrides the query's dates"
+                        .to_string(),
+                );
+            }
+            if !intent.is_empty() || intent.recurring {
+                notes.push(format!(
+                    "time: {:?} (reference {}) → range {}, weekdays {:?}, hours {:?}, routine {}",
+                    intent.phrases,
+                    reference.date(),
+                    intent
+                        .range
+                        .map(|(a, b)| format!("{a}..{b}"))
+                        .unwrap_or_else(|| "none".into()),
+                    intent.weekdays,
+                    intent.hours,
+                    intent.recurring
+                ));
+            }
+            intent
+        } else {
+            notes.push("time: off".to_string());
+            TimeIntent::default()
+        };
+        let first_person = switches.whose && is_first_person(&params.query);
+        if first_person {
+            notes.push(format!(
+                "whose: first-person question; documents in a Downloads folder ×{}",
+                crate::planner::DOWNLOADED_FACTOR
+            ));
+        } else if !switches.whose {
+            notes.push("whose: off".to_string());
+        }
+        Ok((time, first_person, notes))
+    }
+}
