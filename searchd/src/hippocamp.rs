@@ -429,9 +429,19 @@ async fn return_img(
     };
     let name = image_name(&record.path, page, second, rendered.content_type);
     let written = shared.output.0.join(&name);
+    // Written whole under a temporary name, then renamed: a concurrent request for the
+    // same image never reads half a file.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let partial = shared.output.0.join(format!(
+        ".{name}.{}.{}",
+        std::process::id(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
     if let Err(error) = std::fs::create_dir_all(&shared.output.0)
-        .and_then(|()| std::fs::write(&written, &rendered.bytes))
+        .and_then(|()| std::fs::write(&partial, &rendered.bytes))
+        .and_then(|()| std::fs::rename(&partial, &written))
     {
+        let _ = std::fs::remove_file(&partial);
         return failure(format!(
             "cannot write the image to {}: {error}",
             written.display()
