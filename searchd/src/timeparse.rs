@@ -616,3 +616,284 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod table {
+    use super::*;
+
+    type Row = (
+        &'static str,
+        Option<(&'static str, &'static str)>,
+        &'static [u32],
+        Option<(u32, u32)>,
+        bool,
+        &'static [&'static str],
+    );
+
+    /// One phrase per step of `parse` (explicit dates, months and years, ranges, relative
+    /// periods, "N … ago", seasons, "the week of", weekdays and routines, parts of the day),
+    /// with the whole `TimeIntent` it yields on 15 November 2025 (a Saturday).
+    #[test]
+    fn phrases_to_intents() {
+        let reference = NaiveDate::from_ymd_opt(2025, 11, 15)
+            .unwrap()
+            .and_hms_opt(12, 0, 0)
+            .unwrap();
+        let at = |s: &str| NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap();
+        let rows: &[Row] = &[
+            (
+                "on 2025-10-16",
+                Some(("2025-10-16 00:00:00", "2025-10-17 00:00:00")),
+                &[],
+                None,
+                false,
+                &["2025-10-16"],
+            ),
+            (
+                "in October 2025",
+                Some(("2025-10-01 00:00:00", "2025-11-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["october 2025"],
+            ),
+            (
+                "the December party",
+                Some(("2024-12-01 00:00:00", "2025-01-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["december"],
+            ),
+            (
+                "on October 14, 2024",
+                Some(("2024-10-14 00:00:00", "2024-10-15 00:00:00")),
+                &[],
+                None,
+                false,
+                &["october 14 2024"],
+            ),
+            (
+                "on 14 October 2024",
+                Some(("2024-10-14 00:00:00", "2024-10-15 00:00:00")),
+                &[],
+                None,
+                false,
+                &["october 2024"],
+            ),
+            (
+                "photos in mid-April 2019",
+                Some(("2019-04-10 00:00:00", "2019-04-22 00:00:00")),
+                &[],
+                None,
+                false,
+                &["mid-april 2019"],
+            ),
+            (
+                "early March",
+                Some(("2025-03-01 00:00:00", "2025-03-11 00:00:00")),
+                &[],
+                None,
+                false,
+                &["early march"],
+            ),
+            (
+                "late September",
+                Some(("2025-09-21 00:00:00", "2025-10-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["late september"],
+            ),
+            (
+                "between Sept 1 and 15",
+                Some(("2025-09-01 00:00:00", "2025-09-16 00:00:00")),
+                &[],
+                None,
+                false,
+                &["sept 1 and 15"],
+            ),
+            (
+                "trips in 2019",
+                Some(("2019-01-01 00:00:00", "2020-01-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["in 2019"],
+            ),
+            ("3M purchases of property 2018", None, &[], None, false, &[]),
+            (
+                "today",
+                Some(("2025-11-15 00:00:00", "2025-11-16 00:00:00")),
+                &[],
+                None,
+                false,
+                &["today"],
+            ),
+            (
+                "yesterday",
+                Some(("2025-11-14 00:00:00", "2025-11-15 00:00:00")),
+                &[],
+                None,
+                false,
+                &["yesterday"],
+            ),
+            (
+                "last week",
+                Some(("2025-11-03 00:00:00", "2025-11-10 00:00:00")),
+                &[],
+                None,
+                false,
+                &["last week"],
+            ),
+            (
+                "this week",
+                Some(("2025-11-10 00:00:00", "2025-11-16 00:00:00")),
+                &[],
+                None,
+                false,
+                &["this week"],
+            ),
+            (
+                "past month",
+                Some(("2025-10-01 00:00:00", "2025-11-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["past month"],
+            ),
+            (
+                "this month",
+                Some(("2025-11-01 00:00:00", "2025-12-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["this month"],
+            ),
+            (
+                "previous year",
+                Some(("2024-01-01 00:00:00", "2025-01-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["previous year"],
+            ),
+            (
+                "this year",
+                Some(("2025-01-01 00:00:00", "2025-11-16 00:00:00")),
+                &[],
+                None,
+                false,
+                &["this year"],
+            ),
+            (
+                "3 days ago",
+                Some(("2025-11-11 00:00:00", "2025-11-14 00:00:00")),
+                &[],
+                None,
+                false,
+                &["3 days ago"],
+            ),
+            (
+                "2 weeks ago",
+                Some(("2025-10-30 00:00:00", "2025-11-04 00:00:00")),
+                &[],
+                None,
+                false,
+                &["2 weeks ago"],
+            ),
+            (
+                "last winter",
+                Some(("2024-12-01 00:00:00", "2025-03-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["winter"],
+            ),
+            (
+                "this fall",
+                Some(("2025-09-01 00:00:00", "2025-12-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["fall"],
+            ),
+            (
+                "summer 2024",
+                Some(("2024-06-01 00:00:00", "2024-09-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["summer 2024"],
+            ),
+            (
+                "the week of 6 October evenings",
+                Some(("2025-10-06 00:00:00", "2025-10-13 00:00:00")),
+                &[],
+                Some((17, 23)),
+                true,
+                &["week of 6 october", "evenings"],
+            ),
+            (
+                "week of 2024-03-05 choir",
+                Some(("2024-03-04 00:00:00", "2024-03-11 00:00:00")),
+                &[],
+                None,
+                false,
+                &["week of 2024-03-05 choir"],
+            ),
+            (
+                "what do I usually do on Wednesdays?",
+                None,
+                &[2],
+                None,
+                true,
+                &["usually", "wednesdays"],
+            ),
+            (
+                "every Thu afternoon",
+                None,
+                &[3],
+                Some((12, 17)),
+                true,
+                &["every", "thu", "afternoon"],
+            ),
+            ("weekends", None, &[5, 6], None, true, &["weekends"]),
+            (
+                "weekday nights",
+                None,
+                &[0, 1, 2, 3, 4],
+                Some((20, 5)),
+                true,
+                &["weekday", "nights"],
+            ),
+            (
+                "tonight in May",
+                Some(("2025-05-01 00:00:00", "2025-06-01 00:00:00")),
+                &[],
+                Some((17, 23)),
+                false,
+                &["tonight", "may"],
+            ),
+            ("may I see the invoice", None, &[], None, false, &[]),
+            (
+                "hydration of my sourdough loaf",
+                None,
+                &[],
+                None,
+                false,
+                &[],
+            ),
+        ];
+        for &(query, range, weekdays, hours, recurring, phrases) in rows {
+            let expected = TimeIntent {
+                range: range.map(|(a, b)| (at(a), at(b))),
+                weekdays: weekdays.to_vec(),
+                hours,
+                recurring,
+                phrases: phrases.iter().map(|p| p.to_string()).collect(),
+            };
+            assert_eq!(parse(query, reference), expected, "{query}");
+        }
+    }
+}
