@@ -706,7 +706,7 @@ mod tests {
     fn apply_deletes_before_it_inserts() {
         let (_dir, mut manifest) = manifest();
         let a = record("a.pdf", "h1", 1);
-        manifest.apply(&[a.clone()], &[]).unwrap();
+        manifest.apply(std::slice::from_ref(&a), &[]).unwrap();
         let mut again = a.clone();
         again.hash = Some("h2".to_string());
         // The same path deleted and upserted in one batch ends up present, with new data.
@@ -830,7 +830,9 @@ mod tests {
         // b removed and c no longer indexed: their vectors go, a's stay.
         let mut c_failed = c.clone();
         c_failed.status = FileStatus::Failed;
-        manifest.apply(&[c_failed], &[b.path.clone()]).unwrap();
+        manifest
+            .apply(&[c_failed], std::slice::from_ref(&b.path))
+            .unwrap();
         assert_eq!(manifest.delete_orphan_vectors().unwrap(), 2);
         assert_eq!(manifest.vectors_generation().unwrap(), 4);
         assert_eq!(manifest.vectors_of_file(&a.file_id).unwrap().len(), 1);
@@ -924,8 +926,7 @@ mod tests {
             Err(error) => error,
             Ok(manifest) => manifest
                 .totals()
-                .err()
-                .expect("a damaged manifest is reported"),
+                .expect_err("a damaged manifest is reported"),
         };
         assert!(error.to_string().contains("manifest"), "{error}");
         assert!(error.to_string().contains("not a database"), "{error}");
