@@ -162,28 +162,79 @@ pub struct TextHit {
     pub score: f32,
 }
 
-/// Exact (brute-force) search over all text vectors in memory, loaded from the manifest.
-#[derive(Default)]
+/// How [`ExactStore::top`] picks the best `k` rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Selection {
+    /// `select_nth_unstable` by score, then the `k` kept sorted by score and row: linear
+    /// in the number of rows (text vectors; which of several rows tied exactly at the
+    /// k-th score is kept is up to the selection).
+    Partial,
+    /// A full sort by score, then row (image vectors): ties at the k-th score keep the
+    /// lowest rows.
+    Full,
+}
+
+/// Exact (brute-force) search over vectors of one dimension in memory, loaded from the
+/// manifest: the text vectors (`TEXT_DIM`, [`ExactStore::load`]) or the CLIP vectors of
+/// one model (the dimension of the first stored vector, [`ExactStore::load_images`]).
+#[derive(Debug, Clone)]
 pub struct ExactStore {
+    dim: usize,
     unit_ids: Vec<String>,
     file_ids: Vec<String>,
+    /// Hash of the text each vector was computed from (empty for image vectors).
     text_hashes: Vec<String>,
-    /// Row-major, `TEXT_DIM` floats per point.
+    /// Row-major, `dim` floats per point.
     matrix: Vec<f32>,
+    selection: Selection,
 }
 
 impl ExactStore {
+    /// An empty text-vector store (`TEXT_DIM`).
+    pub fn text() -> ExactStore {
+        ExactStore::empty(TEXT_DIM, Selection::Partial)
+    }
+
+    fn empty(dim: usize, selection: Selection) -> ExactStore {
+        ExactStore {
+            dim,
+            unit_ids: Vec::new(),
+            file_ids: Vec::new(),
+            text_hashes: Vec::new(),
+            matrix: Vec::new(),
+            selection,
+        }
+    }
+
+    /// Every text vector of the manifest (rows of another dimension are left out).
     pub fn load(manifest: &Manifest) -> Result<ExactStore, IndexError> {
         let rows = manifest.all_vectors()?;
-        let mut store = ExactStore {
-            matrix: Vec::with_capacity(rows.len() * TEXT_DIM),
-            ..ExactStore::default()
-        };
+        let mut store = ExactStore::text();
+        store.matrix.reserve(rows.len() * TEXT_DIM);
         for (unit_id, file_id, text_hash, bytes) in rows {
             let Some(vector) = from_bytes(&bytes).filter(|v| v.len() == TEXT_DIM) else {
                 continue;
             };
             store.push(unit_id, file_id, text_hash, &vector);
+        }
+        Ok(store)
+    }
+
+    /// The image vectors of one CLIP model; the first non-empty vector sets the
+    /// dimension, rows of another dimension are left out.
+    pub fn load_images(manifest: &Manifest, model: &str) -> Result<ExactStore, IndexError> {
+        let mut store = ExactStore::empty(0, Selection::Full);
+        for (unit_id, file_id, bytes) in manifest.image_vectors(model)? {
+            let Some(vector) = from_bytes(&bytes) else {
+                continue;
+            };
+            if store.dim == 0 {
+                store.dim = vector.len();
+            }
+            if vector.len() != store.dim || vector.is_empty() {
+                continue;
+            }
+            store.push(unit_id, file_id, String::new(), &vector);
         }
         Ok(store)
     }
@@ -195,6 +246,10 @@ impl ExactStore {
         self.matrix.extend_from_slice(vector);
     }
 
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
     pub fn len(&self) -> usize {
         self.unit_ids.len()
     }
@@ -203,34 +258,51 @@ impl ExactStore {
         self.unit_ids.is_empty()
     }
 
+    /// `(score, row)` of the `k` best rows among `allowed` (`None`: all), best first;
+    /// ties in row order. `query` has the store's dimension.
+    fn top(&self, query: &[f32], k: usize, allowed: Option<&HashSet<String>>) -> Vec<(f32, usize)> {
+        if self.dim == 0 || k == 0 {
+            return Vec::new();
+        }
+        let mut scored: Vec<(f32, usize)> = self
+            .matrix
+            .chunks_exact(self.dim)
+            .enumerate()
+            .filter(|(row, _)| allowed.is_none_or(|allowed| allowed.contains(&self.unit_ids[*row])))
+            .map(|(row, vector)| (dot(query, vector), row))
+            .collect();
+        let by_score_then_row =
+            |a: &(f32, usize), b: &(f32, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        match self.selection {
+            Selection::Partial => {
+                let k = k.min(scored.len());
+                if k == 0 {
+                    return Vec::new();
+                }
+                scored.select_nth_unstable_by(k - 1, |a, b| b.0.total_cmp(&a.0));
+                scored.truncate(k);
+                scored.sort_by(by_score_then_row);
+            }
+            Selection::Full => {
+                scored.sort_by(by_score_then_row);
+                scored.truncate(k);
+            }
+        }
+        scored
+    }
+
     /// The `k` most similar points to a unit-length `query` among `allowed` (`None`:
-    /// all), best first; ties in row order.
+    /// all), best first; ties in row order. A query of another dimension finds nothing.
     pub fn search(
         &self,
         query: &[f32],
         k: usize,
         allowed: Option<&HashSet<String>>,
     ) -> Vec<TextHit> {
-        if query.len() != TEXT_DIM || k == 0 {
+        if query.len() != self.dim || k == 0 {
             return Vec::new();
         }
-        let mut scored: Vec<(f32, usize)> = Vec::new();
-        for (row, vector) in self.matrix.chunks_exact(TEXT_DIM).enumerate() {
-            if let Some(allowed) = allowed {
-                if !allowed.contains(&self.unit_ids[row]) {
-                    continue;
-                }
-            }
-            scored.push((dot(query, vector), row));
-        }
-        let k = k.min(scored.len());
-        if k == 0 {
-            return Vec::new();
-        }
-        scored.select_nth_unstable_by(k - 1, |a, b| b.0.total_cmp(&a.0));
-        scored.truncate(k);
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored
+        self.top(query, k, allowed)
             .into_iter()
             .map(|(score, row)| TextHit {
                 unit_id: self.unit_ids[row].clone(),
@@ -240,45 +312,16 @@ impl ExactStore {
             })
             .collect()
     }
-}
 
-/// Image vectors of one model in memory.
-#[derive(Default)]
-pub struct ImageStore {
-    unit_ids: Vec<String>,
-    file_ids: Vec<String>,
-    dim: usize,
-    matrix: Vec<f32>,
-}
-
-impl ImageStore {
-    pub fn load(manifest: &Manifest, model: &str) -> Result<ImageStore, IndexError> {
-        let mut store = ImageStore::default();
-        for (unit_id, file_id, bytes) in manifest.image_vectors(model)? {
-            let Some(vector) = from_bytes(&bytes) else {
-                continue;
-            };
-            if store.dim == 0 {
-                store.dim = vector.len();
-            }
-            if vector.len() != store.dim || vector.is_empty() {
-                continue;
-            }
-            store.unit_ids.push(unit_id);
-            store.file_ids.push(file_id);
-            store.matrix.extend_from_slice(&vector);
-        }
-        Ok(store)
-    }
-
-    /// The `k` closest images among `allowed`, best first; ties in row order.
-    fn search(
+    /// The `k` closest images among `allowed`, best first; ties in row order. A query of
+    /// another dimension than the stored vectors is an error.
+    fn search_images(
         &self,
         query: &[f32],
         k: usize,
         allowed: Option<&HashSet<String>>,
     ) -> Result<Vec<VectorHit>, StoreError> {
-        if self.unit_ids.is_empty() || k == 0 {
+        if self.is_empty() || k == 0 {
             return Ok(Vec::new());
         }
         if query.len() != self.dim {
@@ -288,16 +331,8 @@ impl ImageStore {
                 stored: self.dim,
             });
         }
-        let mut scored: Vec<(f32, usize)> = self
-            .matrix
-            .chunks_exact(self.dim)
-            .enumerate()
-            .filter(|(row, _)| allowed.is_none_or(|allowed| allowed.contains(&self.unit_ids[*row])))
-            .map(|(row, vector)| (dot(vector, query), row))
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        scored.truncate(k);
-        Ok(scored
+        Ok(self
+            .top(query, k, allowed)
             .into_iter()
             .map(|(score, row)| VectorHit {
                 unit_id: self.unit_ids[row].clone(),
@@ -373,7 +408,7 @@ pub struct EmbeddedVectors {
     fields: Fields,
     manifest: Mutex<Manifest>,
     text: Reloading<ExactStore>,
-    images: Mutex<HashMap<String, Arc<Reloading<ImageStore>>>>,
+    images: Mutex<HashMap<String, Arc<Reloading<ExactStore>>>>,
 }
 
 impl EmbeddedVectors {
@@ -390,7 +425,7 @@ impl EmbeddedVectors {
         })
     }
 
-    fn images(&self, model: &str) -> Result<Arc<Reloading<ImageStore>>, IndexError> {
+    fn images(&self, model: &str) -> Result<Arc<Reloading<ExactStore>>, IndexError> {
         let mut images = self.images.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(store) = images.get(model) {
             return Ok(store.clone());
@@ -398,7 +433,7 @@ impl EmbeddedVectors {
         let name = model.to_string();
         let manifest = self.manifest.lock().unwrap_or_else(|p| p.into_inner());
         let store = Arc::new(Reloading::open(&manifest, move |m| {
-            Ok(Arc::new(ImageStore::load(m, &name)?))
+            Ok(Arc::new(ExactStore::load_images(m, &name)?))
         })?);
         images.insert(model.to_string(), store.clone());
         Ok(store)
@@ -451,7 +486,7 @@ impl VectorSearch for EmbeddedVectors {
                 let reloading = self.images(model)?;
                 let store = self.with_manifest(|m| reloading.get(m))?;
                 let mut out = Vec::new();
-                for hit in store.search(query, k, allowed.as_ref())? {
+                for hit in store.search_images(query, k, allowed.as_ref())? {
                     if address_of_unit(&searcher, &self.fields, &hit.unit_id)?.is_some() {
                         out.push(hit);
                     }
@@ -464,7 +499,7 @@ impl VectorSearch for EmbeddedVectors {
     fn vector_count(&self, space: VectorSpace<'_>) -> Result<usize, StoreError> {
         Ok(match space {
             VectorSpace::Text => self.text.peek().len(),
-            VectorSpace::Image { model } => self.images(model)?.peek().unit_ids.len(),
+            VectorSpace::Image { model } => self.images(model)?.peek().len(),
         })
     }
 }
@@ -580,7 +615,7 @@ mod tests {
 
     #[test]
     fn exact_store_ranks_by_cosine_and_filters() {
-        let mut store = ExactStore::default();
+        let mut store = ExactStore::text();
         for (i, at) in [0usize, 1, 2].iter().enumerate() {
             let mut v = hot(TEXT_DIM, *at);
             v[0] += 0.5 * i as f32;
@@ -599,6 +634,100 @@ mod tests {
         assert_eq!(hits.len(), 1);
         assert_eq!(hits[0].unit_id, "f:1");
         assert!(store.search(&[1.0], 3, None).is_empty());
+    }
+
+    /// Deterministic pseudo-random numbers in [-1, 1) (xorshift64*).
+    fn random_vectors(seed: u64, count: usize, dim: usize, levels: Option<f32>) -> Vec<Vec<f32>> {
+        let mut state = seed.max(1);
+        let mut next = move || {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            let bits = state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40;
+            bits as f32 / (1u64 << 23) as f32 - 1.0
+        };
+        (0..count)
+            .map(|_| {
+                (0..dim)
+                    .map(|_| {
+                        let x = next();
+                        // Coarse levels make equal scores (ties) common.
+                        levels.map_or(x, |l| (x * l).round() / l)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// `(unit_id, score)` of the `k` best rows by a full sort on (score desc, row asc).
+    fn naive_top(
+        vectors: &[Vec<f32>],
+        query: &[f32],
+        k: usize,
+        allowed: Option<&HashSet<String>>,
+    ) -> Vec<(String, f32)> {
+        let mut scored: Vec<(f32, usize)> = vectors
+            .iter()
+            .enumerate()
+            .filter(|(row, _)| allowed.is_none_or(|a| a.contains(&format!("u{row}"))))
+            .map(|(row, v)| (dot(query, v), row))
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        scored
+            .into_iter()
+            .take(k)
+            .map(|(score, row)| (format!("u{row}"), score))
+            .collect()
+    }
+
+    #[test]
+    fn exact_store_agrees_with_a_naive_full_sort_for_any_dimension() {
+        for (seed, dim) in [(1u64, TEXT_DIM), (2, 7), (3, 512), (4, 1)] {
+            // Text-vector selection (exact scores: no ties at the k-th place).
+            let vectors = random_vectors(seed, 300, dim, None);
+            let query = &random_vectors(seed + 100, 1, dim, None)[0];
+            let mut text = ExactStore::empty(dim, Selection::Partial);
+            // Image-vector selection, with many exact ties.
+            let tied = random_vectors(seed + 200, 300, dim, Some(2.0));
+            let tied_query = &random_vectors(seed + 300, 1, dim, Some(2.0))[0];
+            let mut images = ExactStore::empty(dim, Selection::Full);
+            for (row, (v, t)) in vectors.iter().zip(&tied).enumerate() {
+                text.push(format!("u{row}"), format!("f{row}"), format!("t{row}"), v);
+                images.push(format!("u{row}"), format!("f{row}"), String::new(), t);
+            }
+            let odd: HashSet<String> = (0..300)
+                .filter(|r| r % 3 == 1)
+                .map(|r| format!("u{r}"))
+                .collect();
+            for k in [1, 5, 50, 299, 300, 1000] {
+                for allowed in [None, Some(&odd)] {
+                    let got: Vec<(String, f32)> = text
+                        .search(query, k, allowed)
+                        .into_iter()
+                        .map(|h| (h.unit_id, h.score))
+                        .collect();
+                    assert_eq!(
+                        got,
+                        naive_top(&vectors, query, k, allowed),
+                        "text dim {dim} k {k}"
+                    );
+                    let got: Vec<(String, f32)> = images
+                        .search_images(tied_query, k, allowed)
+                        .unwrap()
+                        .into_iter()
+                        .map(|h| (h.unit_id, h.score))
+                        .collect();
+                    assert_eq!(
+                        got,
+                        naive_top(&tied, tied_query, k, allowed),
+                        "image dim {dim} k {k}"
+                    );
+                }
+            }
+            // Another dimension: nothing for text, an error for images.
+            assert!(text.search(&vec![0.5; dim + 1], 3, None).is_empty());
+            assert!(images.search_images(&vec![0.5; dim + 1], 3, None).is_err());
+        }
     }
 
     #[test]

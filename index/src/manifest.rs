@@ -630,3 +630,317 @@ fn read_record(row: &Row) -> rusqlite::Result<FileRecord> {
         embedded: row.get(19)?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest() -> (tempfile::TempDir, Manifest) {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = Manifest::open(&dir.path().join("manifest.sqlite")).unwrap();
+        (dir, manifest)
+    }
+
+    /// An indexed record with content `hash` and `units` units of kind "page".
+    fn record(path: &str, hash: &str, units: u32) -> FileRecord {
+        let mut record = FileRecord::new(path);
+        record.size = 10;
+        record.mtime_ns = 1_000;
+        record.hash = Some(hash.to_string());
+        record.converter_version = 1;
+        record.file_type = "pdf".to_string();
+        record.modality = "text".to_string();
+        record.ext = "pdf".to_string();
+        record.unit_count = units;
+        record.units_by_kind = BTreeMap::from([("page".to_string(), u64::from(units))]);
+        record
+    }
+
+    fn attachment(container: &str, name: &str, hash: &str) -> FileRecord {
+        let mut record = record(&format!("{container}#attachment/{name}"), hash, 1);
+        record.parent_path = Some(container.to_string());
+        record
+    }
+
+    fn vector(unit: &str, text_hash: &str, byte: u8) -> (String, String, Vec<u8>) {
+        (unit.to_string(), text_hash.to_string(), vec![byte; 8])
+    }
+
+    #[test]
+    fn apply_inserts_updates_and_deletes_files_with_their_attachments() {
+        let (_dir, mut manifest) = manifest();
+        let mail = record("mail/a.eml", "h1", 2);
+        let pdf = attachment("mail/a.eml", "bill.pdf", "h2");
+        manifest.apply(&[mail.clone(), pdf.clone()], &[]).unwrap();
+        assert_eq!(manifest.get("mail/a.eml").unwrap(), Some(mail.clone()));
+        assert_eq!(
+            manifest.get_by_file_id(&pdf.file_id).unwrap(),
+            Some(pdf.clone())
+        );
+        assert_eq!(
+            manifest.children_of("mail/a.eml").unwrap(),
+            vec![pdf.path.clone()]
+        );
+        assert_eq!(manifest.all().unwrap(), vec![mail.clone(), pdf.clone()]);
+
+        // Update: a second upsert of the same path replaces the row.
+        let mut changed = mail.clone();
+        changed.hash = Some("h3".to_string());
+        changed.unit_count = 5;
+        changed.extra.insert("from".to_string(), "ann".to_string());
+        manifest.apply(&[changed.clone()], &[]).unwrap();
+        assert_eq!(manifest.get("mail/a.eml").unwrap(), Some(changed));
+        assert_eq!(manifest.all().unwrap().len(), 2);
+
+        // Delete the container and its attachment in one batch.
+        manifest
+            .apply(&[], &["mail/a.eml".to_string(), pdf.path.clone()])
+            .unwrap();
+        assert_eq!(manifest.get("mail/a.eml").unwrap(), None);
+        assert_eq!(manifest.get(&pdf.path).unwrap(), None);
+        assert!(manifest.children_of("mail/a.eml").unwrap().is_empty());
+        assert!(manifest.all().unwrap().is_empty());
+    }
+
+    #[test]
+    fn apply_deletes_before_it_inserts() {
+        let (_dir, mut manifest) = manifest();
+        let a = record("a.pdf", "h1", 1);
+        manifest.apply(std::slice::from_ref(&a), &[]).unwrap();
+        let mut again = a.clone();
+        again.hash = Some("h2".to_string());
+        // The same path deleted and upserted in one batch ends up present, with new data.
+        manifest
+            .apply(&[again.clone()], &["a.pdf".to_string()])
+            .unwrap();
+        assert_eq!(manifest.get("a.pdf").unwrap(), Some(again));
+    }
+
+    #[test]
+    fn files_needing_embedding_are_indexed_with_units_and_stale_vectors() {
+        let (_dir, mut manifest) = manifest();
+        let fresh = record("b/fresh.pdf", "h1", 2);
+        let mut done = record("b/done.pdf", "h2", 1);
+        done.embedded = Some("h2".to_string());
+        let mut stale = record("b/stale.pdf", "h3", 1);
+        stale.embedded = Some("old".to_string());
+        let empty = record("b/empty.pdf", "h4", 0);
+        let mut failed = record("b/failed.pdf", "h5", 1);
+        failed.status = FileStatus::Failed;
+        let mut skipped = record("b/skipped.pdf", "h6", 1);
+        skipped.status = FileStatus::Skipped;
+        manifest
+            .apply(
+                &[fresh.clone(), done, stale.clone(), empty, failed, skipped],
+                &[],
+            )
+            .unwrap();
+        let need = |m: &Manifest| m.files_needing_embedding().unwrap();
+        // Ordered by path.
+        assert_eq!(
+            need(&manifest),
+            vec![
+                (fresh.path.clone(), fresh.file_id.clone(), "h1".to_string()),
+                (stale.path.clone(), stale.file_id.clone(), "h3".to_string()),
+            ]
+        );
+        // Embedding a file for its current hash takes it off the list.
+        manifest
+            .replace_file_vectors(&fresh.path, &fresh.file_id, "h1", &[vector("u1", "t1", 1)])
+            .unwrap();
+        assert_eq!(
+            need(&manifest),
+            vec![(stale.path.clone(), stale.file_id.clone(), "h3".to_string())]
+        );
+    }
+
+    #[test]
+    fn file_vectors_are_replaced_as_a_whole_and_reused_by_text_hash() {
+        let (_dir, mut manifest) = manifest();
+        let a = record("a.pdf", "h1", 2);
+        let b = record("b.pdf", "h2", 1);
+        manifest.apply(&[a.clone(), b.clone()], &[]).unwrap();
+        manifest
+            .replace_file_vectors(
+                &a.path,
+                &a.file_id,
+                "h1",
+                &[vector("a#1", "t1", 1), vector("a#2", "t2", 2)],
+            )
+            .unwrap();
+        manifest
+            .replace_file_vectors(&b.path, &b.file_id, "h2", &[vector("b#1", "t3", 3)])
+            .unwrap();
+        let of_a = manifest.vectors_of_file(&a.file_id).unwrap();
+        assert_eq!(of_a.len(), 2);
+        assert_eq!(of_a["a#1"], ("t1".to_string(), vec![1; 8]));
+        assert_eq!(of_a["a#2"], ("t2".to_string(), vec![2; 8]));
+        assert_eq!(
+            manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
+            Some("h1")
+        );
+        assert_eq!(manifest.vector_for_text("t2").unwrap(), Some(vec![2; 8]));
+        assert_eq!(manifest.vector_for_text("t3").unwrap(), Some(vec![3; 8]));
+        assert_eq!(manifest.vector_for_text("nope").unwrap(), None);
+
+        // A new set replaces the old one entirely: a#2 is gone, b untouched.
+        manifest
+            .replace_file_vectors(&a.path, &a.file_id, "h9", &[vector("a#1", "t4", 4)])
+            .unwrap();
+        let of_a = manifest.vectors_of_file(&a.file_id).unwrap();
+        assert_eq!(of_a.len(), 1);
+        assert_eq!(of_a["a#1"], ("t4".to_string(), vec![4; 8]));
+        assert_eq!(manifest.vector_for_text("t2").unwrap(), None);
+        assert_eq!(manifest.vectors_of_file(&b.file_id).unwrap().len(), 1);
+        assert_eq!(
+            manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
+            Some("h9")
+        );
+        assert!(manifest.vectors_of_file("unknown").unwrap().is_empty());
+        assert_eq!(manifest.all_vectors().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn orphan_vectors_are_deleted_and_the_generation_bumps() {
+        let (_dir, mut manifest) = manifest();
+        assert_eq!(manifest.vectors_generation().unwrap(), 0);
+        let a = record("a.pdf", "h1", 1);
+        let b = record("b.pdf", "h2", 1);
+        let c = record("c.jpg", "h3", 1);
+        manifest
+            .apply(&[a.clone(), b.clone(), c.clone()], &[])
+            .unwrap();
+        manifest
+            .replace_file_vectors(&a.path, &a.file_id, "h1", &[vector("a#1", "t1", 1)])
+            .unwrap();
+        assert_eq!(manifest.vectors_generation().unwrap(), 1);
+        manifest
+            .replace_file_vectors(&b.path, &b.file_id, "h2", &[vector("b#1", "t2", 2)])
+            .unwrap();
+        assert_eq!(manifest.vectors_generation().unwrap(), 2);
+        manifest
+            .replace_image_vectors(&c.file_id, "h3", "clip", &[("c#1".to_string(), vec![7; 8])])
+            .unwrap();
+        assert_eq!(manifest.vectors_generation().unwrap(), 3);
+
+        // Nothing orphaned: nothing deleted, no bump.
+        assert_eq!(manifest.delete_orphan_vectors().unwrap(), 0);
+        assert_eq!(manifest.vectors_generation().unwrap(), 3);
+
+        // b removed and c no longer indexed: their vectors go, a's stay.
+        let mut c_failed = c.clone();
+        c_failed.status = FileStatus::Failed;
+        manifest
+            .apply(&[c_failed], std::slice::from_ref(&b.path))
+            .unwrap();
+        assert_eq!(manifest.delete_orphan_vectors().unwrap(), 2);
+        assert_eq!(manifest.vectors_generation().unwrap(), 4);
+        assert_eq!(manifest.vectors_of_file(&a.file_id).unwrap().len(), 1);
+        assert!(manifest.vectors_of_file(&b.file_id).unwrap().is_empty());
+        assert!(manifest.image_vector_hashes("clip").unwrap().is_empty());
+        assert_eq!(manifest.delete_orphan_vectors().unwrap(), 0);
+        assert_eq!(manifest.vectors_generation().unwrap(), 4);
+    }
+
+    #[test]
+    fn totals_count_files_by_status_and_units_by_kind() {
+        let (_dir, mut manifest) = manifest();
+        assert_eq!(manifest.totals().unwrap(), ManifestTotals::default());
+        let a = record("a.pdf", "h1", 3);
+        let mut photo = record("b.jpg", "h2", 1);
+        photo.modality = "image".to_string();
+        photo.units_by_kind = BTreeMap::from([("image".to_string(), 1)]);
+        let mut failed = record("c.pdf", "h3", 0);
+        failed.status = FileStatus::Failed;
+        failed.units_by_kind = BTreeMap::new();
+        let mut skipped = record("d.bin", "h4", 0);
+        skipped.status = FileStatus::Skipped;
+        skipped.units_by_kind = BTreeMap::new();
+        manifest.apply(&[a, photo, failed, skipped], &[]).unwrap();
+        assert_eq!(
+            manifest.totals().unwrap(),
+            ManifestTotals {
+                indexed: 2,
+                skipped: 1,
+                failed: 1,
+                units: 4,
+                units_by_kind: BTreeMap::from([("image".to_string(), 1), ("page".to_string(), 3)]),
+                files_by_modality: BTreeMap::from([
+                    ("image".to_string(), 1),
+                    ("text".to_string(), 1)
+                ]),
+            }
+        );
+    }
+
+    #[test]
+    fn embedding_coverage_counts_vectors_of_indexed_files() {
+        let (_dir, mut manifest) = manifest();
+        assert_eq!(manifest.embedding_coverage().unwrap(), (0, 0));
+        let a = record("a.pdf", "h1", 3);
+        let b = record("b.pdf", "h2", 2);
+        manifest.apply(&[a.clone(), b.clone()], &[]).unwrap();
+        assert_eq!(manifest.embedding_coverage().unwrap(), (0, 5));
+        manifest
+            .replace_file_vectors(
+                &a.path,
+                &a.file_id,
+                "h1",
+                &[vector("a#1", "t1", 1), vector("a#2", "t2", 2)],
+            )
+            .unwrap();
+        manifest
+            .replace_file_vectors(&b.path, &b.file_id, "h2", &[vector("b#1", "t3", 3)])
+            .unwrap();
+        assert_eq!(manifest.embedding_coverage().unwrap(), (3, 5));
+        // Vectors of a file that is no longer indexed do not count, nor do its units.
+        let mut b_failed = b.clone();
+        b_failed.status = FileStatus::Failed;
+        manifest.apply(&[b_failed], &[]).unwrap();
+        assert_eq!(manifest.embedding_coverage().unwrap(), (2, 3));
+    }
+
+    #[test]
+    fn open_existing_refuses_a_missing_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("manifest.sqlite");
+        let error = Manifest::open_existing(&path).err().expect("an error");
+        assert!(matches!(error, IndexError::NotAnIndex { .. }), "{error:?}");
+        assert!(error.to_string().contains("no manifest.sqlite"), "{error}");
+        // Nothing was created.
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn open_existing_reports_a_damaged_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("manifest.sqlite");
+        std::fs::write(
+            &path,
+            b"this is not an SQLite database, just some text ...".repeat(100),
+        )
+        .unwrap();
+        // SQLite reads the file lazily: the damage shows at opening or at the first read,
+        // as an error naming the manifest, never as a panic.
+        let error = match Manifest::open_existing(&path) {
+            Err(error) => error,
+            Ok(manifest) => manifest
+                .totals()
+                .expect_err("a damaged manifest is reported"),
+        };
+        assert!(error.to_string().contains("manifest"), "{error}");
+        assert!(error.to_string().contains("not a database"), "{error}");
+    }
+
+    #[test]
+    fn open_existing_reads_but_does_not_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("manifest.sqlite");
+        let mut writer = Manifest::open(&path).unwrap();
+        let a = record("a.pdf", "h1", 1);
+        writer.apply(std::slice::from_ref(&a), &[]).unwrap();
+        let mut reader = Manifest::open_existing(&path).unwrap();
+        assert_eq!(reader.get("a.pdf").unwrap(), Some(a));
+        assert!(reader.apply(&[record("b.pdf", "h2", 1)], &[]).is_err());
+    }
+}

@@ -22,6 +22,7 @@ use crate::dense::Dense;
 
 use crate::error::SearchError;
 use crate::fusion::Signals;
+use crate::grouping::{group_by_file, FileGroup};
 use crate::guard::PathGuard;
 use crate::plan::QueryPlan;
 use crate::planner::{folder_of, Factors};
@@ -467,37 +468,26 @@ impl Engine {
             mut notes,
         } = self.rank_units(searcher, &plan, candidates)?;
         let lexical = plan.lexical.as_ref();
-        // Group by file, keeping rank order.
-        let mut order: Vec<String> = Vec::new();
-        let mut groups: HashMap<String, Vec<RankedHit>> = HashMap::new();
+        // Group by file, keeping rank order; files scored by their best units.
+        let mut keyed = Vec::with_capacity(hits.len());
         for hit in hits {
-            let file_id = self.file_id_of(&searcher, hit.address)?;
-            let group = groups.entry(file_id.clone()).or_default();
-            if group.is_empty() {
-                order.push(file_id);
-            }
-            group.push(hit);
+            keyed.push((self.file_id_of(&searcher, hit.address)?, hit.score, hit));
         }
-        // File score: best unit, plus a small bonus for further matching units.
-        let mut scored: Vec<(f32, String)> = order
-            .into_iter()
-            .map(|file_id| {
-                let units = &groups[&file_id];
-                let best = units[0].score;
-                let extra = units.iter().skip(1).take(3).map(|h| h.score).sum::<f32>();
-                (best + 0.1 * extra, file_id)
-            })
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let scored = group_by_file(keyed);
         if params.planner.folders && params.explain && scored.len() > 1 {
-            self.folder_affinity(&searcher, &groups, &scored, &mut notes)?;
+            self.folder_affinity(&searcher, &scored, &mut notes)?;
         } else if !params.planner.folders {
             notes.push("folders: off".to_string());
         }
         let snippets = self.snippet_generator(&searcher, lexical);
         let mut guard = self.guard();
         let mut files = Vec::with_capacity(params.top_k.min(scored.len()));
-        for (score, file_id) in scored {
+        for FileGroup {
+            file_id,
+            score,
+            items,
+        } in scored
+        {
             if files.len() == params.top_k {
                 break;
             }
@@ -513,7 +503,7 @@ impl Engine {
                 continue;
             }
             let mut units = Vec::new();
-            for &hit in groups[&file_id].iter().take(params.units_per_file) {
+            for &hit in items.iter().take(params.units_per_file) {
                 units.push(self.unit_hit(
                     &searcher,
                     hit,
@@ -546,14 +536,14 @@ impl Engine {
     fn folder_affinity(
         &self,
         searcher: &Searcher,
-        groups: &HashMap<String, Vec<RankedHit>>,
-        scored: &[(f32, String)],
+        scored: &[FileGroup<RankedHit>],
         notes: &mut Vec<String>,
     ) -> Result<(), SearchError> {
-        let strong = scored[0].0 * 0.5;
+        let strong = scored[0].score * 0.5;
         let mut counts: HashMap<String, (usize, f32)> = HashMap::new();
-        for (score, file_id) in scored.iter().take_while(|(score, _)| *score >= strong) {
-            let doc: TantivyDocument = searcher.doc(groups[file_id][0].address)?;
+        for group in scored.iter().take_while(|g| g.score >= strong) {
+            let score = group.score;
+            let doc: TantivyDocument = searcher.doc(group.items[0].address)?;
             let path = StoredUnit::from_doc(&self.handle.fields, &doc).path;
             let entry = counts.entry(folder_of(&path).to_string()).or_default();
             entry.0 += 1;

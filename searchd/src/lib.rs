@@ -9,6 +9,7 @@ pub mod engine;
 pub mod error;
 pub mod files;
 pub mod fusion;
+pub mod grouping;
 pub mod grpc;
 pub mod guard;
 pub mod hippocamp;

@@ -177,38 +177,95 @@ fn week_of(
 }
 
 /// Parses the time expressions of a query relative to `reference` (the "now" of the
-/// profile).
+/// profile). At each word the steps are tried in a fixed order; the first that understands
+/// the words there consumes them.
 pub fn parse(query: &str, reference: NaiveDateTime) -> TimeIntent {
-    let words = tokens(query);
-    let today = reference.date();
-    let mut intent = TimeIntent::default();
-    let mut i = 0;
-    let set_range =
-        |intent: &mut TimeIntent, range: (NaiveDateTime, NaiveDateTime), phrase: String| {
-            intent.range = Some(union(intent.range, range));
-            intent.phrases.push(phrase);
-        };
-    while i < words.len() {
-        let word = words[i].as_str();
-        let next = words.get(i + 1).map(String::as_str).unwrap_or("");
-        let after = words.get(i + 2).map(String::as_str).unwrap_or("");
+    let mut cursor = Cursor {
+        words: tokens(query),
+        i: 0,
+        reference,
+        today: reference.date(),
+        intent: TimeIntent::default(),
+    };
+    while cursor.i < cursor.words.len() {
+        let _ = cursor.iso_date()
+            || cursor.week_of()
+            || cursor.relative_period()
+            || cursor.ago()
+            || cursor.season()
+            || cursor.month()
+            || cursor.bare_year()
+            || cursor.weekday()
+            || cursor.day_part_or_routine();
+    }
+    let mut intent = cursor.intent;
+    intent.weekdays.sort_unstable();
+    intent
+}
 
-        // ISO date 2025-10-16.
-        if let Ok(date) = NaiveDate::parse_from_str(word, "%Y-%m-%d") {
-            set_range(&mut intent, day_range(date), word.to_string());
-            i += 1;
-            continue;
+/// The state shared by the steps of [`parse`]: the words, the position, and what has been
+/// understood so far. Each step returns whether it consumed words (and then moved `i`).
+struct Cursor {
+    words: Vec<String>,
+    i: usize,
+    reference: NaiveDateTime,
+    today: NaiveDate,
+    intent: TimeIntent,
+}
+
+impl Cursor {
+    /// The word `offset` places after the current one, or "".
+    fn at(&self, offset: usize) -> &str {
+        self.words
+            .get(self.i + offset)
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+
+    /// The word before the current one, if any.
+    fn previous(&self) -> Option<&str> {
+        self.i
+            .checked_sub(1)
+            .and_then(|p| self.words.get(p))
+            .map(String::as_str)
+    }
+
+    fn set_range(&mut self, range: (NaiveDateTime, NaiveDateTime), phrase: String) {
+        self.intent.range = Some(union(self.intent.range, range));
+        self.intent.phrases.push(phrase);
+    }
+
+    /// Adds `range` with the next `used` words as its phrase, and moves past them.
+    fn take_range(&mut self, range: (NaiveDateTime, NaiveDateTime), used: usize) -> bool {
+        let phrase = self.words[self.i..self.i + used].join(" ");
+        self.set_range(range, phrase);
+        self.i += used;
+        true
+    }
+
+    /// ISO date 2025-10-16.
+    fn iso_date(&mut self) -> bool {
+        match NaiveDate::parse_from_str(self.at(0), "%Y-%m-%d") {
+            Ok(date) => self.take_range(day_range(date), 1),
+            Err(_) => false,
         }
-        // "the week of 6 October": the Monday-to-Sunday week holding that date.
-        if word == "week" && next == "of" {
-            if let Some((range, used)) = week_of(&words[i + 2..], reference) {
-                set_range(&mut intent, range, words[i..i + 2 + used].join(" "));
-                i += 2 + used;
-                continue;
-            }
+    }
+
+    /// "the week of 6 October": the Monday-to-Sunday week holding that date.
+    fn week_of(&mut self) -> bool {
+        if self.at(0) != "week" || self.at(1) != "of" {
+            return false;
         }
-        // Relative periods.
-        let relative = match (word, next) {
+        match week_of(&self.words[self.i + 2..], self.reference) {
+            Some((range, used)) => self.take_range(range, 2 + used),
+            None => false,
+        }
+    }
+
+    /// Relative periods: "today", "yesterday", "last/this week|month|year".
+    fn relative_period(&mut self) -> bool {
+        let today = self.today;
+        let relative = match (self.at(0), self.at(1)) {
             ("today", _) => Some((day_range(today), 1)),
             ("yesterday", _) => Some((day_range(today - Duration::days(1)), 1)),
             ("last" | "past" | "previous", "week") => {
@@ -238,82 +295,88 @@ pub fn parse(query: &str, reference: NaiveDateTime) -> TimeIntent {
                 .map(|a| ((start_of(a), start_of(today + Duration::days(1))), 2)),
             _ => None,
         };
-        if let Some((range, used)) = relative {
-            set_range(&mut intent, range, words[i..i + used].join(" "));
-            i += used;
-            continue;
+        match relative {
+            Some((range, used)) => self.take_range(range, used),
+            None => false,
         }
-        // "N days/weeks ago".
-        if let (Ok(n), true) = (word.parse::<i64>(), after == "ago") {
-            let days = match next.trim_end_matches('s') {
-                "day" => Some(n),
-                "week" => Some(n * 7),
-                "month" => Some(n * 30),
-                _ => None,
-            };
-            if let Some(days) = days.filter(|d| (0..=3650).contains(d)) {
-                let center = today - Duration::days(days);
-                let slack = (days / 7).clamp(1, 15);
-                set_range(
-                    &mut intent,
-                    (
-                        start_of(center - Duration::days(slack)),
-                        start_of(center + Duration::days(slack + 1)),
-                    ),
-                    format!("{word} {next} ago"),
-                );
-                i += 3;
-                continue;
-            }
+    }
+
+    /// "N days/weeks/months ago": a window around that day.
+    fn ago(&mut self) -> bool {
+        let (word, next) = (self.at(0), self.at(1));
+        let Ok(n) = word.parse::<i64>() else {
+            return false;
+        };
+        if self.at(2) != "ago" {
+            return false;
         }
-        // Seasons: "this fall", "summer 2024", "last winter".
-        let season = match word {
-            "spring" => Some((3, 6)),
-            "summer" => Some((6, 9)),
-            "fall" | "autumn" => Some((9, 12)),
-            "winter" => Some((12, 15)),
+        let days = match next.trim_end_matches('s') {
+            "day" => Some(n),
+            "week" => Some(n * 7),
+            "month" => Some(n * 30),
             _ => None,
         };
-        if let Some((from, to)) = season {
-            let previous = i
-                .checked_sub(1)
-                .and_then(|p| words.get(p))
-                .map(String::as_str)
-                .unwrap_or("");
-            let year = year_of(next).unwrap_or_else(|| {
-                let this_year = today.year();
-                let started = from <= today.month() as i32 || (from == 12 && today.month() <= 2);
-                if previous == "last" || !started {
-                    this_year - 1
-                } else {
-                    this_year
-                }
-            });
-            let start = NaiveDate::from_ymd_opt(year, from as u32, 1);
-            let end = if to > 12 {
-                NaiveDate::from_ymd_opt(year + 1, (to - 12) as u32, 1)
+        let Some(days) = days.filter(|d| (0..=3650).contains(d)) else {
+            return false;
+        };
+        let phrase = format!("{word} {next} ago");
+        let center = self.today - Duration::days(days);
+        let slack = (days / 7).clamp(1, 15);
+        self.set_range(
+            (
+                start_of(center - Duration::days(slack)),
+                start_of(center + Duration::days(slack + 1)),
+            ),
+            phrase,
+        );
+        self.i += 3;
+        true
+    }
+
+    /// Seasons: "this fall", "summer 2024", "last winter". A season word is always
+    /// consumed (with its year, if one follows).
+    fn season(&mut self) -> bool {
+        let (word, next) = (self.at(0), self.at(1));
+        let (from, to) = match word {
+            "spring" => (3, 6),
+            "summer" => (6, 9),
+            "fall" | "autumn" => (9, 12),
+            "winter" => (12, 15),
+            _ => return false,
+        };
+        let today = self.today;
+        let explicit_year = year_of(next);
+        let year = explicit_year.unwrap_or_else(|| {
+            let this_year = today.year();
+            let started = from <= today.month() as i32 || (from == 12 && today.month() <= 2);
+            if self.previous() == Some("last") || !started {
+                this_year - 1
             } else {
-                NaiveDate::from_ymd_opt(year, to as u32, 1)
-            };
-            if let (Some(start), Some(end)) = (start, end) {
-                set_range(
-                    &mut intent,
-                    (start_of(start), start_of(end)),
-                    format!(
-                        "{word}{}",
-                        if year_of(next).is_some() {
-                            format!(" {next}")
-                        } else {
-                            String::new()
-                        }
-                    ),
-                );
+                this_year
             }
-            i += if year_of(next).is_some() { 2 } else { 1 };
-            continue;
+        });
+        let phrase = match explicit_year {
+            Some(_) => format!("{word} {next}"),
+            None => word.to_string(),
+        };
+        let start = NaiveDate::from_ymd_opt(year, from as u32, 1);
+        let end = if to > 12 {
+            NaiveDate::from_ymd_opt(year + 1, (to - 12) as u32, 1)
+        } else {
+            NaiveDate::from_ymd_opt(year, to as u32, 1)
+        };
+        if let (Some(start), Some(end)) = (start, end) {
+            self.set_range((start_of(start), start_of(end)), phrase);
         }
-        // Month expressions: "October", "Oct 14", "October 14, 2025", "14 October 2025",
-        // "mid-April 2019", "early/late September".
+        self.i += if explicit_year.is_some() { 2 } else { 1 };
+        true
+    }
+
+    /// Month expressions: "October", "Oct 14", "October 14, 2025", "14 October 2025",
+    /// "mid-April 2019", "early/late September", "between Sept 1 and 15".
+    fn month(&mut self) -> bool {
+        let i = self.i;
+        let (word, next) = (self.at(0), self.at(1));
         let (qualifier, month_word) = match word.split_once('-') {
             Some((q @ ("mid" | "early" | "late"), m)) => (Some(q), m),
             _ => match (word, next) {
@@ -326,151 +389,137 @@ pub fn parse(query: &str, reference: NaiveDateTime) -> TimeIntent {
         } else {
             (qualifier, month_word, 0)
         };
+        let after_month = self.at(consumed_qualifier + 1);
         let month = month_of(month_word).filter(|_| {
             // "may" is a month only next to a day or a year, or after "in".
             month_word != "may"
-                || day_of(
-                    words
-                        .get(i + consumed_qualifier + 1)
-                        .map(String::as_str)
-                        .unwrap_or(""),
-                )
-                .is_some()
-                || year_of(
-                    words
-                        .get(i + consumed_qualifier + 1)
-                        .map(String::as_str)
-                        .unwrap_or(""),
-                )
-                .is_some()
-                || i.checked_sub(1)
-                    .and_then(|p| words.get(p))
-                    .map(String::as_str)
-                    == Some("in")
+                || day_of(after_month).is_some()
+                || year_of(after_month).is_some()
+                || self.previous() == Some("in")
         });
-        if let Some(month) = month {
-            let j = i + consumed_qualifier + 1;
-            let w1 = words.get(j).map(String::as_str).unwrap_or("");
-            let w2 = words.get(j + 1).map(String::as_str).unwrap_or("");
-            // Day before the month: "14 October".
-            let day_before = i
-                .checked_sub(1)
-                .and_then(|p| words.get(p))
-                .and_then(|w| day_of(w));
-            let (day, year, used) = match (day_of(w1), year_of(w1), year_of(w2)) {
-                (Some(d), None, Some(y)) => (Some(d), Some(y), 2),
-                (Some(d), None, None) => (Some(d), None, 1),
-                (_, Some(y), _) => (day_before, Some(y), 1),
-                _ => (day_before, None, 0),
-            };
-            let year = year.unwrap_or_else(|| year_for_month(month, today));
-            // "between Sept 1 and 15": a second day after "and".
-            let and_day = (words.get(j + used).map(String::as_str) == Some("and"))
-                .then(|| words.get(j + used + 1).and_then(|w| day_of(w)))
-                .flatten();
-            let range = match (day, and_day) {
-                (Some(d1), Some(d2)) if d2 >= d1 => NaiveDate::from_ymd_opt(year, month, d1)
-                    .zip(NaiveDate::from_ymd_opt(year, month, d2))
-                    .map(|(a, b)| (start_of(a), start_of(b + Duration::days(1)))),
-                (Some(d), _) => NaiveDate::from_ymd_opt(year, month, d).map(day_range),
-                (None, _) => month_range(year, month).map(|(start, end)| match qualifier {
-                    Some("early") => (start, start + Duration::days(10)),
-                    Some("mid") => (start + Duration::days(9), start + Duration::days(21)),
-                    Some("late") => (start + Duration::days(20), end),
-                    _ => (start, end),
-                }),
-            };
-            if let Some(range) = range {
-                let last = (j + used + if and_day.is_some() { 2 } else { 0 }).min(words.len());
-                set_range(&mut intent, range, words[i..last].join(" "));
-                i = last;
-                continue;
-            }
-        }
-        // A bare year: "in 2019".
-        if let Some(year) = year_of(word) {
-            if matches!(
-                i.checked_sub(1)
-                    .and_then(|p| words.get(p))
-                    .map(String::as_str),
-                Some("in" | "during" | "of" | "since" | "from")
+        let Some(month) = month else {
+            return false;
+        };
+        let words = &self.words;
+        let j = i + consumed_qualifier + 1;
+        let w1 = words.get(j).map(String::as_str).unwrap_or("");
+        let w2 = words.get(j + 1).map(String::as_str).unwrap_or("");
+        // Day before the month: "14 October".
+        let day_before = self.previous().and_then(day_of);
+        let (day, year, used) = match (day_of(w1), year_of(w1), year_of(w2)) {
+            (Some(d), None, Some(y)) => (Some(d), Some(y), 2),
+            (Some(d), None, None) => (Some(d), None, 1),
+            (_, Some(y), _) => (day_before, Some(y), 1),
+            _ => (day_before, None, 0),
+        };
+        let year = year.unwrap_or_else(|| year_for_month(month, self.today));
+        // "between Sept 1 and 15": a second day after "and".
+        let and_day = (words.get(j + used).map(String::as_str) == Some("and"))
+            .then(|| words.get(j + used + 1).and_then(|w| day_of(w)))
+            .flatten();
+        let range = match (day, and_day) {
+            (Some(d1), Some(d2)) if d2 >= d1 => NaiveDate::from_ymd_opt(year, month, d1)
+                .zip(NaiveDate::from_ymd_opt(year, month, d2))
+                .map(|(a, b)| (start_of(a), start_of(b + Duration::days(1)))),
+            (Some(d), _) => NaiveDate::from_ymd_opt(year, month, d).map(day_range),
+            (None, _) => month_range(year, month).map(|(start, end)| match qualifier {
+                Some("early") => (start, start + Duration::days(10)),
+                Some("mid") => (start + Duration::days(9), start + Duration::days(21)),
+                Some("late") => (start + Duration::days(20), end),
+                _ => (start, end),
+            }),
+        };
+        let Some(range) = range else {
+            return false;
+        };
+        let last = (j + used + if and_day.is_some() { 2 } else { 0 }).min(words.len());
+        self.take_range(range, last - i)
+    }
+
+    /// A bare year: "in 2019". A year-like number is always consumed, but only sets a
+    /// range after "in", "during", "of", "since" or "from".
+    fn bare_year(&mut self) -> bool {
+        let Some(year) = year_of(self.at(0)) else {
+            return false;
+        };
+        if matches!(
+            self.previous(),
+            Some("in" | "during" | "of" | "since" | "from")
+        ) {
+            if let (Some(a), Some(b)) = (
+                NaiveDate::from_ymd_opt(year, 1, 1),
+                NaiveDate::from_ymd_opt(year + 1, 1, 1),
             ) {
-                if let (Some(a), Some(b)) = (
-                    NaiveDate::from_ymd_opt(year, 1, 1),
-                    NaiveDate::from_ymd_opt(year + 1, 1, 1),
-                ) {
-                    set_range(
-                        &mut intent,
-                        (start_of(a), start_of(b)),
-                        format!("in {year}"),
-                    );
-                }
+                self.set_range((start_of(a), start_of(b)), format!("in {year}"));
             }
-            i += 1;
-            continue;
         }
-        // Weekdays and routines.
-        if let Some((day, plural)) = weekday_of(word) {
-            if !intent.weekdays.contains(&day) {
-                intent.weekdays.push(day);
+        self.i += 1;
+        true
+    }
+
+    /// Adds weekdays (0 = Monday) not already present.
+    fn add_weekdays(&mut self, days: impl IntoIterator<Item = u32>) {
+        for d in days {
+            if !self.intent.weekdays.contains(&d) {
+                self.intent.weekdays.push(d);
             }
-            if plural {
-                intent.recurring = true;
-            }
-            intent.phrases.push(word.to_string());
-            i += 1;
-            continue;
         }
-        match word {
+    }
+
+    /// A weekday name: "Thursday", "Wednesdays" (plural: a routine), "Thu".
+    fn weekday(&mut self) -> bool {
+        let Some((day, plural)) = weekday_of(self.at(0)) else {
+            return false;
+        };
+        self.add_weekdays([day]);
+        if plural {
+            self.intent.recurring = true;
+        }
+        let word = self.at(0).to_string();
+        self.intent.phrases.push(word);
+        self.i += 1;
+        true
+    }
+
+    /// Weekends and weekdays, parts of the day ("mornings", "tonight") and routine words
+    /// ("every", "usually"); any other word is skipped. Always consumes one word.
+    fn day_part_or_routine(&mut self) -> bool {
+        let word = self.at(0).to_string();
+        let plural = word.ends_with('s');
+        let understood = match word.as_str() {
             "weekend" | "weekends" => {
-                for d in [5, 6] {
-                    if !intent.weekdays.contains(&d) {
-                        intent.weekdays.push(d);
-                    }
-                }
-                intent.recurring |= word.ends_with('s');
-                intent.phrases.push(word.to_string());
+                self.add_weekdays([5, 6]);
+                self.intent.recurring |= plural;
+                true
             }
             "weekday" | "weekdays" => {
-                for d in 0..5 {
-                    if !intent.weekdays.contains(&d) {
-                        intent.weekdays.push(d);
-                    }
-                }
-                intent.recurring |= word.ends_with('s');
-                intent.phrases.push(word.to_string());
+                self.add_weekdays(0..5);
+                self.intent.recurring |= plural;
+                true
             }
-            "morning" | "mornings" => {
-                intent.hours = Some((5, 12));
-                intent.recurring |= word.ends_with('s');
-                intent.phrases.push(word.to_string());
-            }
-            "afternoon" | "afternoons" => {
-                intent.hours = Some((12, 17));
-                intent.recurring |= word.ends_with('s');
-                intent.phrases.push(word.to_string());
-            }
-            "evening" | "evenings" | "tonight" => {
-                intent.hours = Some((17, 23));
-                intent.recurring |= word.ends_with('s');
-                intent.phrases.push(word.to_string());
-            }
-            "night" | "nights" => {
-                intent.hours = Some((20, 5));
-                intent.recurring |= word.ends_with('s');
-                intent.phrases.push(word.to_string());
-            }
+            "morning" | "mornings" => self.day_part((5, 12), plural),
+            "afternoon" | "afternoons" => self.day_part((12, 17), plural),
+            "evening" | "evenings" | "tonight" => self.day_part((17, 23), plural),
+            "night" | "nights" => self.day_part((20, 5), plural),
             "every" | "usually" | "typically" | "routine" | "weekly" | "recurring"
             | "regularly" => {
-                intent.recurring = true;
-                intent.phrases.push(word.to_string());
+                self.intent.recurring = true;
+                true
             }
-            _ => {}
+            _ => false,
+        };
+        if understood {
+            self.intent.phrases.push(word);
         }
-        i += 1;
+        self.i += 1;
+        true
     }
-    intent.weekdays.sort_unstable();
-    intent
+
+    fn day_part(&mut self, hours: (u32, u32), plural: bool) -> bool {
+        self.intent.hours = Some(hours);
+        self.intent.recurring |= plural;
+        true
+    }
 }
 
 /// Weekday index (0 = Monday) of a chrono weekday.
@@ -614,5 +663,286 @@ mod tests {
             intent.range.map(|(a, _)| a.date().to_string()),
             Some("2025-10-06".to_string())
         );
+    }
+}
+
+#[cfg(test)]
+mod table {
+    use super::*;
+
+    type Row = (
+        &'static str,
+        Option<(&'static str, &'static str)>,
+        &'static [u32],
+        Option<(u32, u32)>,
+        bool,
+        &'static [&'static str],
+    );
+
+    /// One phrase per step of `parse` (explicit dates, months and years, ranges, relative
+    /// periods, "N … ago", seasons, "the week of", weekdays and routines, parts of the day),
+    /// with the whole `TimeIntent` it yields on 15 November 2025 (a Saturday).
+    #[test]
+    fn phrases_to_intents() {
+        let reference = NaiveDate::from_ymd_opt(2025, 11, 15)
+            .unwrap()
+            .and_hms_opt(12, 0, 0)
+            .unwrap();
+        let at = |s: &str| NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap();
+        let rows: &[Row] = &[
+            (
+                "on 2025-10-16",
+                Some(("2025-10-16 00:00:00", "2025-10-17 00:00:00")),
+                &[],
+                None,
+                false,
+                &["2025-10-16"],
+            ),
+            (
+                "in October 2025",
+                Some(("2025-10-01 00:00:00", "2025-11-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["october 2025"],
+            ),
+            (
+                "the December party",
+                Some(("2024-12-01 00:00:00", "2025-01-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["december"],
+            ),
+            (
+                "on October 14, 2024",
+                Some(("2024-10-14 00:00:00", "2024-10-15 00:00:00")),
+                &[],
+                None,
+                false,
+                &["october 14 2024"],
+            ),
+            (
+                "on 14 October 2024",
+                Some(("2024-10-14 00:00:00", "2024-10-15 00:00:00")),
+                &[],
+                None,
+                false,
+                &["october 2024"],
+            ),
+            (
+                "photos in mid-April 2019",
+                Some(("2019-04-10 00:00:00", "2019-04-22 00:00:00")),
+                &[],
+                None,
+                false,
+                &["mid-april 2019"],
+            ),
+            (
+                "early March",
+                Some(("2025-03-01 00:00:00", "2025-03-11 00:00:00")),
+                &[],
+                None,
+                false,
+                &["early march"],
+            ),
+            (
+                "late September",
+                Some(("2025-09-21 00:00:00", "2025-10-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["late september"],
+            ),
+            (
+                "between Sept 1 and 15",
+                Some(("2025-09-01 00:00:00", "2025-09-16 00:00:00")),
+                &[],
+                None,
+                false,
+                &["sept 1 and 15"],
+            ),
+            (
+                "trips in 2019",
+                Some(("2019-01-01 00:00:00", "2020-01-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["in 2019"],
+            ),
+            ("3M purchases of property 2018", None, &[], None, false, &[]),
+            (
+                "today",
+                Some(("2025-11-15 00:00:00", "2025-11-16 00:00:00")),
+                &[],
+                None,
+                false,
+                &["today"],
+            ),
+            (
+                "yesterday",
+                Some(("2025-11-14 00:00:00", "2025-11-15 00:00:00")),
+                &[],
+                None,
+                false,
+                &["yesterday"],
+            ),
+            (
+                "last week",
+                Some(("2025-11-03 00:00:00", "2025-11-10 00:00:00")),
+                &[],
+                None,
+                false,
+                &["last week"],
+            ),
+            (
+                "this week",
+                Some(("2025-11-10 00:00:00", "2025-11-16 00:00:00")),
+                &[],
+                None,
+                false,
+                &["this week"],
+            ),
+            (
+                "past month",
+                Some(("2025-10-01 00:00:00", "2025-11-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["past month"],
+            ),
+            (
+                "this month",
+                Some(("2025-11-01 00:00:00", "2025-12-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["this month"],
+            ),
+            (
+                "previous year",
+                Some(("2024-01-01 00:00:00", "2025-01-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["previous year"],
+            ),
+            (
+                "this year",
+                Some(("2025-01-01 00:00:00", "2025-11-16 00:00:00")),
+                &[],
+                None,
+                false,
+                &["this year"],
+            ),
+            (
+                "3 days ago",
+                Some(("2025-11-11 00:00:00", "2025-11-14 00:00:00")),
+                &[],
+                None,
+                false,
+                &["3 days ago"],
+            ),
+            (
+                "2 weeks ago",
+                Some(("2025-10-30 00:00:00", "2025-11-04 00:00:00")),
+                &[],
+                None,
+                false,
+                &["2 weeks ago"],
+            ),
+            (
+                "last winter",
+                Some(("2024-12-01 00:00:00", "2025-03-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["winter"],
+            ),
+            (
+                "this fall",
+                Some(("2025-09-01 00:00:00", "2025-12-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["fall"],
+            ),
+            (
+                "summer 2024",
+                Some(("2024-06-01 00:00:00", "2024-09-01 00:00:00")),
+                &[],
+                None,
+                false,
+                &["summer 2024"],
+            ),
+            (
+                "the week of 6 October evenings",
+                Some(("2025-10-06 00:00:00", "2025-10-13 00:00:00")),
+                &[],
+                Some((17, 23)),
+                true,
+                &["week of 6 october", "evenings"],
+            ),
+            (
+                "week of 2024-03-05 choir",
+                Some(("2024-03-04 00:00:00", "2024-03-11 00:00:00")),
+                &[],
+                None,
+                false,
+                &["week of 2024-03-05 choir"],
+            ),
+            (
+                "what do I usually do on Wednesdays?",
+                None,
+                &[2],
+                None,
+                true,
+                &["usually", "wednesdays"],
+            ),
+            (
+                "every Thu afternoon",
+                None,
+                &[3],
+                Some((12, 17)),
+                true,
+                &["every", "thu", "afternoon"],
+            ),
+            ("weekends", None, &[5, 6], None, true, &["weekends"]),
+            (
+                "weekday nights",
+                None,
+                &[0, 1, 2, 3, 4],
+                Some((20, 5)),
+                true,
+                &["weekday", "nights"],
+            ),
+            (
+                "tonight in May",
+                Some(("2025-05-01 00:00:00", "2025-06-01 00:00:00")),
+                &[],
+                Some((17, 23)),
+                false,
+                &["tonight", "may"],
+            ),
+            ("may I see the invoice", None, &[], None, false, &[]),
+            (
+                "hydration of my sourdough loaf",
+                None,
+                &[],
+                None,
+                false,
+                &[],
+            ),
+        ];
+        for &(query, range, weekdays, hours, recurring, phrases) in rows {
+            let expected = TimeIntent {
+                range: range.map(|(a, b)| (at(a), at(b))),
+                weekdays: weekdays.to_vec(),
+                hours,
+                recurring,
+                phrases: phrases.iter().map(|p| p.to_string()).collect(),
+            };
+            assert_eq!(parse(query, reference), expected, "{query}");
+        }
     }
 }
