@@ -237,8 +237,8 @@ fn build_unit_corpus(index_root: &Path, profile: &Path, units: usize, vocab: &[S
         let record = FileRecord {
             size: 1,
             converter_version: converters::converter_version(converters::FileType::Pdf),
-            file_type: "pdf".into(),
-            modality: "document".into(),
+            file_type: Some(converters::FileType::Pdf),
+            modality: Some(converters::Modality::Document),
             ext: "pdf".into(),
             unit_count: units_per_file as u32,
             units_by_kind: BTreeMap::from([("page".to_string(), units_per_file as u64)]),
@@ -540,7 +540,12 @@ fn bench_media() {
         options.embed = false;
         let started = Instant::now();
         let summary = indexer::run(&options, &NoProgress).unwrap();
-        assert_eq!(summary.media.status, "done", "{:?}", summary.media);
+        assert_eq!(
+            summary.media.status,
+            indexer::StageStatus::Done,
+            "{:?}",
+            summary.media
+        );
         (started.elapsed().as_secs_f64(), summary.media)
     };
     let (pipeline_audio, audio_stats) = run(audio_profile.path());

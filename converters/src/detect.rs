@@ -6,6 +6,21 @@
 
 use crate::unit::Modality;
 
+/// Serialised as its stored name ([`FileType::as_str`]), as the index writes it.
+impl serde::Serialize for FileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for FileType {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<FileType, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        FileType::parse(&name)
+            .ok_or_else(|| serde::de::Error::custom(format_args!("unknown file type {name:?}")))
+    }
+}
+
 /// A detected file type. The name (`as_str`) is what the index stores as `file_type`
 /// when the extension is missing or misleading. A new type must be listed in
 /// [`FileType::ALL`] (else [`FileType::parse`] cannot read it back and its files never

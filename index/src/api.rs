@@ -54,9 +54,9 @@ impl<'a> UnitPayload<'a> {
     pub fn of(unit: &'a StoredUnit) -> UnitPayload<'a> {
         UnitPayload {
             path: &unit.path,
-            modality: &unit.modality,
+            modality: unit.modality.as_str(),
             ext: &unit.ext,
-            kind: &unit.kind,
+            kind: unit.kind.as_str(),
             content_time: unit.content_time,
         }
     }

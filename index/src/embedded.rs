@@ -744,8 +744,9 @@ mod tests {
             mtime_ns: 1,
             hash: Some(format!("hash-{path}")),
             converter_version: 1,
-            file_type: ext.to_string(),
-            modality: modality.to_string(),
+            // `txt` is no type name: such files are `text`.
+            file_type: Some(converters::FileType::parse(ext).unwrap_or(converters::FileType::Text)),
+            modality: converters::Modality::parse(modality),
             ext: ext.to_string(),
             unit_count: 1,
             ..FileRecord::new(path)

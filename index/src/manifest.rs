@@ -11,10 +11,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use converters::{FileType, Modality};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 
 use crate::error::IndexError;
+use crate::stage::StageState;
 
 /// Status of a file in the manifest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -43,8 +45,10 @@ impl FileStatus {
     }
 }
 
-/// One manifest row.
+/// One manifest row. Serialised (HTTP `file`) as today's row: `file_type` and
+/// `modality` as their names (`""` when unknown), `extra` with the stage keys merged in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "FileRecordWire", from = "FileRecordWire")]
 pub struct FileRecord {
     /// Path relative to the profile root, `/`-separated; attachments are
     /// `<parent>#attachment/<name>`.
@@ -63,8 +67,10 @@ pub struct FileRecord {
     pub reason: Option<String>,
     /// Full error message.
     pub error: Option<String>,
-    pub file_type: String,
-    pub modality: String,
+    /// `None`: no type known (walk issues; a stored name this build does not know).
+    pub file_type: Option<FileType>,
+    /// `None`: no modality known (walk issues).
+    pub modality: Option<Modality>,
     pub ext: String,
     pub unit_count: u32,
     pub units_by_kind: BTreeMap<String, u64>,
@@ -72,11 +78,96 @@ pub struct FileRecord {
     pub author: Option<String>,
     /// RFC 3339 creation time stated inside the file.
     pub created: Option<String>,
-    /// Converter `FileMeta.extra` and similar facts.
+    /// Converter `FileMeta.extra` and similar facts (without the stage keys).
     pub extra: BTreeMap<String, String>,
+    /// What the enrichment stages and the Gold import recorded (stored in the same
+    /// `extra` column).
+    pub stages: StageState,
     /// The content hash this file's vectors were computed for (`None`: not embedded
     /// yet). Vectors are complete for the file when it equals `hash`.
     pub embedded: Option<String>,
+}
+
+/// A [`FileRecord`] as written to JSON: every field as the manifest column holds it.
+#[derive(Serialize, Deserialize)]
+struct FileRecordWire {
+    path: String,
+    file_id: String,
+    parent_path: Option<String>,
+    size: u64,
+    mtime_ns: i64,
+    hash: Option<String>,
+    converter_version: u32,
+    status: FileStatus,
+    reason: Option<String>,
+    error: Option<String>,
+    file_type: String,
+    modality: String,
+    ext: String,
+    unit_count: u32,
+    units_by_kind: BTreeMap<String, u64>,
+    title: Option<String>,
+    author: Option<String>,
+    created: Option<String>,
+    extra: BTreeMap<String, String>,
+    embedded: Option<String>,
+}
+
+impl From<FileRecord> for FileRecordWire {
+    fn from(record: FileRecord) -> FileRecordWire {
+        FileRecordWire {
+            file_type: record.file_type_name().to_string(),
+            modality: record.modality_name().to_string(),
+            extra: record.extra_all(),
+            path: record.path,
+            file_id: record.file_id,
+            parent_path: record.parent_path,
+            size: record.size,
+            mtime_ns: record.mtime_ns,
+            hash: record.hash,
+            converter_version: record.converter_version,
+            status: record.status,
+            reason: record.reason,
+            error: record.error,
+            ext: record.ext,
+            unit_count: record.unit_count,
+            units_by_kind: record.units_by_kind,
+            title: record.title,
+            author: record.author,
+            created: record.created,
+            embedded: record.embedded,
+        }
+    }
+}
+
+impl From<FileRecordWire> for FileRecord {
+    fn from(wire: FileRecordWire) -> FileRecord {
+        let mut extra = wire.extra;
+        let stages = StageState::take_from(&mut extra);
+        FileRecord {
+            path: wire.path,
+            file_id: wire.file_id,
+            parent_path: wire.parent_path,
+            size: wire.size,
+            mtime_ns: wire.mtime_ns,
+            hash: wire.hash,
+            converter_version: wire.converter_version,
+            status: wire.status,
+            reason: wire.reason,
+            error: wire.error,
+            file_type: FileType::parse(&wire.file_type),
+            modality: Modality::parse(&wire.modality),
+            ext: wire.ext,
+            unit_count: wire.unit_count,
+            units_by_kind: wire.units_by_kind,
+            title: wire.title,
+            author: wire.author,
+            created: wire.created,
+            extra,
+            stages,
+            embedded: wire.embedded,
+        }
+    }
 }
 
 impl FileRecord {
@@ -94,8 +185,8 @@ impl FileRecord {
             status: FileStatus::Indexed,
             reason: None,
             error: None,
-            file_type: String::new(),
-            modality: String::new(),
+            file_type: None,
+            modality: None,
             ext: String::new(),
             unit_count: 0,
             units_by_kind: BTreeMap::new(),
@@ -103,8 +194,27 @@ impl FileRecord {
             author: None,
             created: None,
             extra: BTreeMap::new(),
+            stages: StageState::default(),
             embedded: None,
         }
+    }
+
+    /// The stored name of the file type (`pdf`, …), `""` when none is known.
+    pub fn file_type_name(&self) -> &'static str {
+        self.file_type.map_or("", FileType::as_str)
+    }
+
+    /// The stored name of the modality (`document`, …), `""` when none is known.
+    pub fn modality_name(&self) -> &'static str {
+        self.modality.map_or("", Modality::as_str)
+    }
+
+    /// The whole `extra` column: converter facts with the stage keys merged in (what
+    /// the manifest stores and the wire shows).
+    pub fn extra_all(&self) -> BTreeMap<String, String> {
+        let mut extra = self.extra.clone();
+        self.stages.write_into(&mut extra);
+        extra
     }
 
     /// The file name (last path component; for attachments the attachment name).
@@ -294,15 +404,15 @@ impl Manifest {
                         record.status.as_str(),
                         record.reason,
                         record.error,
-                        record.file_type,
-                        record.modality,
+                        record.file_type_name(),
+                        record.modality_name(),
                         record.ext,
                         record.unit_count,
                         serde_json::to_string(&record.units_by_kind).unwrap_or_default(),
                         record.title,
                         record.author,
                         record.created,
-                        serde_json::to_string(&record.extra).unwrap_or_default(),
+                        serde_json::to_string(&record.extra_all()).unwrap_or_default(),
                         record.embedded,
                     ])
                     .map_err(IndexError::sql)?;
@@ -607,6 +717,10 @@ fn read_record(row: &Row) -> rusqlite::Result<FileRecord> {
     let units_by_kind: String = row.get(14)?;
     let extra: String = row.get(18)?;
     let status: String = row.get(7)?;
+    let file_type: String = row.get(10)?;
+    let modality: String = row.get(11)?;
+    let mut extra: BTreeMap<String, String> = serde_json::from_str(&extra).unwrap_or_default();
+    let stages = StageState::take_from(&mut extra);
     Ok(FileRecord {
         path: row.get(0)?,
         file_id: row.get(1)?,
@@ -618,15 +732,16 @@ fn read_record(row: &Row) -> rusqlite::Result<FileRecord> {
         status: FileStatus::parse(&status),
         reason: row.get(8)?,
         error: row.get(9)?,
-        file_type: row.get(10)?,
-        modality: row.get(11)?,
+        file_type: FileType::parse(&file_type),
+        modality: Modality::parse(&modality),
         ext: row.get(12)?,
         unit_count: row.get(13)?,
         units_by_kind: serde_json::from_str(&units_by_kind).unwrap_or_default(),
         title: row.get(15)?,
         author: row.get(16)?,
         created: row.get(17)?,
-        extra: serde_json::from_str(&extra).unwrap_or_default(),
+        extra,
+        stages,
         embedded: row.get(19)?,
     })
 }
@@ -648,8 +763,8 @@ mod tests {
         record.mtime_ns = 1_000;
         record.hash = Some(hash.to_string());
         record.converter_version = 1;
-        record.file_type = "pdf".to_string();
-        record.modality = "text".to_string();
+        record.file_type = Some(converters::FileType::Pdf);
+        record.modality = Some(converters::Modality::Text);
         record.ext = "pdf".to_string();
         record.unit_count = units;
         record.units_by_kind = BTreeMap::from([("page".to_string(), u64::from(units))]);
@@ -848,7 +963,7 @@ mod tests {
         assert_eq!(manifest.totals().unwrap(), ManifestTotals::default());
         let a = record("a.pdf", "h1", 3);
         let mut photo = record("b.jpg", "h2", 1);
-        photo.modality = "image".to_string();
+        photo.modality = Some(converters::Modality::Image);
         photo.units_by_kind = BTreeMap::from([("image".to_string(), 1)]);
         let mut failed = record("c.pdf", "h3", 0);
         failed.status = FileStatus::Failed;
@@ -942,5 +1057,114 @@ mod tests {
         let mut reader = Manifest::open_existing(&path).unwrap();
         assert_eq!(reader.get("a.pdf").unwrap(), Some(a));
         assert!(reader.apply(&[record("b.pdf", "h2", 1)], &[]).is_err());
+    }
+
+    use crate::stage::{GOLD_HASH_KEY, GOLD_KEY, MEDIA_KEY, OCR_KEY, OCR_PENDING_KEY};
+
+    fn stored_column(manifest: &Manifest, path: &str, column: &str) -> String {
+        manifest
+            .connection
+            .query_row(
+                &format!("SELECT {column} FROM files WHERE path = ?1"),
+                [path],
+                |row| row.get(0),
+            )
+            .unwrap()
+    }
+
+    /// A row with every stage key and some converter facts reads back with the stage
+    /// keys typed, and is written back with the same `extra` column text; the type
+    /// columns keep their names, `""` for none.
+    #[test]
+    fn stage_state_round_trips_through_the_extra_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut manifest = Manifest::open(&dir.path().join("manifest.sqlite")).unwrap();
+        let extra = r#"{"author_note":"x","gold":"Bei/a.json","gold_hash":"abc","gps":"1.5,2.5","media":"whisper-base","ocr":"ppocrv5","ocr_pending_pages":"3","page_count":"7"}"#;
+        let mut record = FileRecord {
+            file_type: Some(FileType::Pdf),
+            modality: Some(Modality::Document),
+            ext: "pdf".into(),
+            ..FileRecord::new("Docs/a.pdf")
+        };
+        record.extra = serde_json::from_str(extra).unwrap();
+        manifest
+            .apply(&[record, FileRecord::new("odd")], &[])
+            .unwrap();
+        assert_eq!(stored_column(&manifest, "Docs/a.pdf", "extra"), extra);
+
+        let read = manifest.get("Docs/a.pdf").unwrap().unwrap();
+        assert_eq!(
+            read.stages,
+            StageState {
+                ocr: Some("ppocrv5".into()),
+                ocr_pending_pages: Some(3),
+                media: Some("whisper-base".into()),
+                gold: Some("Bei/a.json".into()),
+                gold_hash: Some("abc".into()),
+            }
+        );
+        for key in [OCR_KEY, OCR_PENDING_KEY, MEDIA_KEY, GOLD_KEY, GOLD_HASH_KEY] {
+            assert!(!read.extra.contains_key(key), "{key}");
+        }
+        assert_eq!(
+            read.extra.keys().collect::<Vec<_>>(),
+            ["author_note", "gps", "page_count"]
+        );
+        assert_eq!(read.file_type, Some(FileType::Pdf));
+        assert_eq!(read.modality, Some(Modality::Document));
+        assert_eq!(serde_json::to_string(&read.extra_all()).unwrap(), extra);
+
+        // Written back unchanged, and read back equal.
+        manifest.apply(std::slice::from_ref(&read), &[]).unwrap();
+        assert_eq!(stored_column(&manifest, "Docs/a.pdf", "extra"), extra);
+        assert_eq!(stored_column(&manifest, "Docs/a.pdf", "file_type"), "pdf");
+        assert_eq!(
+            stored_column(&manifest, "Docs/a.pdf", "modality"),
+            "document"
+        );
+        assert_eq!(manifest.get("Docs/a.pdf").unwrap().unwrap(), read);
+
+        // A row without a type (walk issues) stores empty names.
+        let odd = manifest.get("odd").unwrap().unwrap();
+        assert_eq!((odd.file_type, odd.modality), (None, None));
+        assert_eq!(stored_column(&manifest, "odd", "file_type"), "");
+        assert_eq!(stored_column(&manifest, "odd", "modality"), "");
+        assert_eq!(stored_column(&manifest, "odd", "extra"), "{}");
+
+        // A type name this build does not know reads as no type.
+        manifest
+            .connection
+            .execute(
+                "UPDATE files SET file_type = 'spreadsheet' WHERE path = 'odd'",
+                [],
+            )
+            .unwrap();
+        assert_eq!(manifest.get("odd").unwrap().unwrap().file_type, None);
+    }
+
+    /// The JSON of a record (HTTP `file`) is today's row: type names as strings (`""`
+    /// for none) and the whole `extra` map; it reads back equal.
+    #[test]
+    fn record_json_keeps_the_row_shape() {
+        let mut record = FileRecord {
+            file_type: Some(FileType::Image),
+            modality: Some(Modality::Image),
+            ..FileRecord::new("p.jpg")
+        };
+        record.extra.insert("gps".into(), "1,2".into());
+        record.stages.ocr = Some("m".into());
+        let json = serde_json::to_value(&record).unwrap();
+        assert_eq!(json["file_type"], "image");
+        assert_eq!(json["modality"], "image");
+        assert_eq!(json["extra"], serde_json::json!({"gps": "1,2", "ocr": "m"}));
+        assert!(json.get("stages").is_none());
+        let back: FileRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(back, record);
+
+        let none = serde_json::to_value(FileRecord::new("x")).unwrap();
+        assert_eq!(
+            (&none["file_type"], &none["modality"]),
+            (&serde_json::json!(""), &serde_json::json!(""))
+        );
     }
 }

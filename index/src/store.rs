@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use converters::Locator;
+use converters::{FileType, Locator, Modality, UnitKind};
 use serde::{Deserialize, Serialize};
 use tantivy::collector::TopDocs;
 use tantivy::query::TermQuery;
@@ -81,10 +81,10 @@ pub struct StoredUnit {
     pub unit_id: String,
     pub file_id: String,
     pub path: String,
-    pub kind: String,
-    pub modality: String,
+    pub kind: UnitKind,
+    pub modality: Modality,
     pub ext: String,
-    pub file_type: String,
+    pub file_type: FileType,
     pub ordinal: u64,
     pub title: String,
     pub text: String,
@@ -110,10 +110,11 @@ impl StoredUnit {
             unit_id: text(fields.unit_id),
             file_id: text(fields.file_id),
             path: text(fields.path),
-            kind: text(fields.kind),
-            modality: text(fields.modality),
+            // The index only holds names this build writes; the fallbacks are never hit.
+            kind: UnitKind::parse(&text(fields.kind)).unwrap_or(UnitKind::Metadata),
+            modality: Modality::parse(&text(fields.modality)).unwrap_or(Modality::Binary),
             ext: text(fields.ext),
-            file_type: text(fields.file_type),
+            file_type: FileType::parse(&text(fields.file_type)).unwrap_or(FileType::Binary),
             ordinal: uint(fields.ordinal),
             title: text(fields.title),
             text: text(fields.text),

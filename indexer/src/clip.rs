@@ -263,7 +263,7 @@ mod tests {
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize, PartialEq)]
 pub struct ClipSummary {
     /// `done`, `disabled` (no `--clip`), or `failed` (the model did not load).
-    pub status: String,
+    pub status: crate::summary::StageStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// `clip:<folder name>`.
@@ -289,14 +289,14 @@ pub(crate) fn clip_phase(
         Err(error) => {
             tracing::warn!(%error, "CLIP embeddings skipped");
             return Ok(ClipSummary {
-                status: "failed".into(),
+                status: crate::summary::StageStatus::Failed,
                 message: Some(error.to_string()),
                 ..ClipSummary::default()
             });
         }
     };
     let mut summary = ClipSummary {
-        status: "done".into(),
+        status: crate::summary::StageStatus::Done,
         model: clip.name().to_string(),
         ..ClipSummary::default()
     };
@@ -307,7 +307,7 @@ pub(crate) fn clip_phase(
         .filter(|r| {
             r.status == crate::FileStatus::Indexed
                 && r.parent_path.is_none()
-                && r.file_type == converters::FileType::Image.as_str()
+                && r.file_type == Some(converters::FileType::Image)
                 && r.hash.is_some()
                 && done.get(&r.file_id) != r.hash.as_ref()
         })
@@ -337,7 +337,7 @@ pub(crate) fn clip_phase(
         let units = crate::store::units_of_file(&searcher, fields, &record.file_id)?;
         let rows: Vec<(String, Vec<u8>)> = units
             .into_iter()
-            .filter(|u| u.kind == converters::unit::UnitKind::Image.as_str())
+            .filter(|u| u.kind == converters::unit::UnitKind::Image)
             .map(|u| (u.unit_id, vector.clone()))
             .collect();
         let hash = record.hash.clone().unwrap_or_default();

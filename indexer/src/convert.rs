@@ -104,7 +104,7 @@ pub fn convert_file(
     // mtime moved, content did not: keep what is indexed.
     if let Some(previous) = previous {
         if previous.hash.as_deref() == Some(hash.as_str())
-            && previous.file_type == file_type.as_str()
+            && previous.file_type == Some(file_type)
             && converted_by_current(previous)
             && previous.status == FileStatus::Indexed
             && previous.unit_count > 0
@@ -155,8 +155,8 @@ pub fn base_record(
         mtime_ns,
         hash,
         converter_version: converters::converter_version(file_type),
-        file_type: file_type.as_str().to_string(),
-        modality: file_type.modality().as_str().to_string(),
+        file_type: Some(file_type),
+        modality: Some(file_type.modality()),
         ext: converters::extension_of(UnitPath::parse(path).name()),
         ..FileRecord::new(path)
     }
@@ -171,7 +171,7 @@ fn fail(record: &mut FileRecord, category: &str, message: String) {
 /// Whether the file was converted by the current version of its type's converter
 /// (versions are per type: improving one converter re-converts only its files).
 pub fn converted_by_current(record: &FileRecord) -> bool {
-    converters::is_current(&record.file_type, record.converter_version)
+    converters::is_current(record.file_type_name(), record.converter_version)
 }
 
 /// Maximum nesting of attachments (mail in mail in mail…).
@@ -340,13 +340,8 @@ pub fn convert_gold(file: &WalkedFile, entry: &crate::gold::GoldEntry) -> Conver
     );
     let units = crate::gold::gold_units(&entry.file);
     tally_units(&mut record, &units);
-    record.extra.insert(
-        crate::gold::GOLD_KEY.to_string(),
-        entry.path.to_string_lossy().to_string(),
-    );
-    record
-        .extra
-        .insert(crate::gold::GOLD_HASH_KEY.to_string(), entry.hash.clone());
+    record.stages.gold = Some(entry.path.to_string_lossy().to_string());
+    record.stages.gold_hash = Some(entry.hash.clone());
     Converted {
         record,
         units,

@@ -19,14 +19,10 @@ use serde_json::Value;
 
 use crate::walk::WalkedFile;
 
-/// `FileRecord.extra` key: the Gold JSON a file's units came from.
-pub const GOLD_KEY: &str = "gold";
-/// `FileRecord.extra` key: BLAKE3 of that Gold JSON (change detection).
-pub const GOLD_HASH_KEY: &str = "gold_hash";
 /// Whether a file's units come from a Gold file (which replaces conversion and every
 /// enrichment stage).
 pub fn is_gold(record: &crate::manifest::FileRecord) -> bool {
-    record.extra.contains_key(GOLD_HASH_KEY)
+    record.stages.gold_hash.is_some()
 }
 
 /// How many unmatched files / warnings the run summary lists.
@@ -299,7 +295,7 @@ pub struct GoldSet {
 }
 
 impl GoldSet {
-    /// The Gold hash recorded for a file (compare with `extra[GOLD_HASH_KEY]`).
+    /// The Gold hash recorded for a file (compare with `FileRecord.stages.gold_hash`).
     pub fn hash_of(&self, rel_path: &str) -> Option<&String> {
         self.by_path.get(rel_path).map(|entry| &entry.hash)
     }

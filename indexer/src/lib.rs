@@ -29,4 +29,4 @@ pub use index::{FileRecord, FileStatus, IndexError, Manifest};
 pub use index::{IndexHandle, IndexLayout, StoredUnit};
 pub use options::{IndexOptions, NoProgress, Progress};
 pub use pipeline::run;
-pub use summary::{EmbeddingSummary, Failure, RunSummary};
+pub use summary::{EmbeddingSummary, Failure, RunSummary, StageStatus};

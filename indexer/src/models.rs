@@ -26,7 +26,7 @@ const OCR_MAX_DECODE_BYTES: u64 = 512 * 1024 * 1024;
 pub struct OcrSummary {
     /// `done`, `unused` (no image to read), `disabled`, `skipped` (models missing) or
     /// `failed` (the models did not load).
-    pub status: String,
+    pub status: crate::summary::StageStatus,
     /// Why OCR was skipped or failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
@@ -114,7 +114,7 @@ impl SharedModels {
     pub fn summary(models: Option<&SharedModels>) -> OcrSummary {
         let Some(models) = models else {
             return OcrSummary {
-                status: "disabled".to_string(),
+                status: crate::summary::StageStatus::Disabled,
                 ..OcrSummary::default()
             };
         };
@@ -125,16 +125,16 @@ impl SharedModels {
             .clone();
         match models.engine.get() {
             _ if !models.available => {
-                summary.status = "skipped".to_string();
+                summary.status = crate::summary::StageStatus::Skipped;
                 summary.message = Some(format!(
                     "OCR models missing in {}; run scripts/fetch-models",
                     models.models_dir.join("ocr").display()
                 ));
             }
-            None => summary.status = "unused".to_string(),
-            Some(Ok(_)) => summary.status = "done".to_string(),
+            None => summary.status = crate::summary::StageStatus::Unused,
+            Some(Ok(_)) => summary.status = crate::summary::StageStatus::Done,
             Some(Err(error)) => {
-                summary.status = "failed".to_string();
+                summary.status = crate::summary::StageStatus::Failed;
                 summary.message = Some(error.clone());
             }
         }

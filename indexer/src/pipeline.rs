@@ -89,8 +89,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                     && record.mtime_ns == file.mtime_ns
                     && converted_by_current(record)
                     && !stale_attachments.contains(&record.path)
-                    && record.extra.get(crate::gold::GOLD_HASH_KEY)
-                        == gold.hash_of(&file.rel_path)
+                    && record.stages.gold_hash.as_ref() == gold.hash_of(&file.rel_path)
                     && !stages.owed(record) =>
             {
                 summary.unchanged += 1;
@@ -205,7 +204,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     let models_dir = options.embed.then_some(&options.models_dir);
     summary.embedding = match models_dir {
         None => EmbeddingSummary {
-            status: "skipped".to_string(),
+            status: crate::summary::StageStatus::Skipped,
             message: Some("disabled (--no-embed)".to_string()),
             ..EmbeddingSummary::default()
         },
@@ -216,7 +215,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
             let mut embedding = if needed.is_empty() {
                 // Nothing to embed: do not even load the model.
                 EmbeddingSummary {
-                    status: "done".to_string(),
+                    status: crate::summary::StageStatus::Done,
                     ..EmbeddingSummary::default()
                 }
             } else {
@@ -230,7 +229,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                         progress,
                     )?,
                     Err(error) => EmbeddingSummary {
-                        status: "skipped".to_string(),
+                        status: crate::summary::StageStatus::Skipped,
                         message: Some(error.to_string()),
                         ..EmbeddingSummary::default()
                     },
@@ -252,7 +251,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     summary.clip = match &options.clip_dir {
         Some(dir) => crate::clip::clip_phase(dir, options, &index, &fields, &mut manifest)?,
         None => crate::clip::ClipSummary {
-            status: "disabled".into(),
+            status: crate::summary::StageStatus::Disabled,
             ..crate::clip::ClipSummary::default()
         },
     };
@@ -453,10 +452,9 @@ mod tests {
         assert_eq!(stored_version(&index, attachment), text_version);
         assert_eq!(rerun(&options), (0, 3));
 
-        // A row whose type is no longer known counts as converted by an old version.
-        edit(&index, "table.csv", |r| {
-            r.file_type = "spreadsheet".to_string()
-        });
+        // A row whose type is no longer known (a stored name this build cannot read
+        // back, see index::manifest) counts as converted by an old version.
+        edit(&index, "table.csv", |r| r.file_type = None);
         assert_eq!(rerun(&options), (1, 2));
         assert_eq!(rerun(&options), (0, 3));
     }

@@ -36,7 +36,7 @@ pub fn embed_phase(
 ) -> Result<EmbeddingSummary, IndexError> {
     use crate::embed::{embedding_text, text_hash};
     let mut summary = EmbeddingSummary {
-        status: "done".to_string(),
+        status: crate::summary::StageStatus::Done,
         ..EmbeddingSummary::default()
     };
     progress.embedding(todo.len());
@@ -98,7 +98,7 @@ fn flush_group(
         Err(error) => {
             // A model failure is not a per-file problem: stop embedding, keep what is done.
             tracing::error!(%error, "embedding failed");
-            summary.status = "failed".to_string();
+            summary.status = crate::summary::StageStatus::Failed;
             summary.message = Some(error.to_string());
             group.clear();
             return Ok(());

@@ -100,8 +100,8 @@ pub fn file_info_of(record: &FileRecord) -> pb::FileInfo {
         path: record.path.clone(),
         name: record.name().to_string(),
         extension: record.ext.clone(),
-        file_type: record.file_type.clone(),
-        modality: record.modality.clone(),
+        file_type: record.file_type_name().to_string(),
+        modality: record.modality_name().to_string(),
         size: record.size,
         modified: crate::time::rfc3339_from_ns(record.mtime_ns),
         created: record.created.clone().unwrap_or_default(),
@@ -111,7 +111,7 @@ pub fn file_info_of(record: &FileRecord) -> pb::FileInfo {
         status: record.status.as_str().to_string(),
         error: record.error.clone().unwrap_or_default(),
         parent_path: record.parent_path.clone().unwrap_or_default(),
-        extra: record.extra.clone().into_iter().collect(),
+        extra: record.extra_all().into_iter().collect(),
     }
 }
 
@@ -124,7 +124,7 @@ fn unit_hit_of(hit: &UnitHit, full_text: bool) -> pb::UnitHit {
     pb::UnitHit {
         unit_id: unit.unit_id.clone(),
         file_path: unit.path.clone(),
-        kind: unit.kind.clone(),
+        kind: unit.kind.as_str().to_string(),
         locator: Some(locator_of(&unit.locator)),
         score: f64::from(hit.score),
         snippet: hit.snippet.clone(),
@@ -155,7 +155,7 @@ fn file_hit_of(hit: &FileHit) -> pb::FileHit {
 fn segment_of(unit: &StoredUnit) -> pb::TextSegment {
     pb::TextSegment {
         unit_id: unit.unit_id.clone(),
-        kind: unit.kind.clone(),
+        kind: unit.kind.as_str().to_string(),
         locator: Some(locator_of(&unit.locator)),
         title: unit.title.clone(),
         text: unit.text.clone(),

@@ -173,7 +173,7 @@ fn file_info(record: &FileRecord, user: &str) -> Value {
         "file_path": record.path,
         "file_name": record.name(),
         "file_type": record.ext,
-        "file_modality": record.modality,
+        "file_modality": record.modality_name(),
         "creation_date": created,
         "modification_date": modified,
         "latitude": latitude,
@@ -235,7 +235,7 @@ fn text_data(engine: &Engine, path: &str) -> Result<Value, SearchError> {
     }
     let (summaries, contents): (Vec<&StoredUnit>, Vec<&StoredUnit>) = units
         .iter()
-        .partition(|u| u.kind == "metadata" && u.title == "summary");
+        .partition(|u| u.kind == converters::UnitKind::Metadata && u.title == "summary");
     let summary = summaries
         .first()
         .map(|u| u.text.clone())
@@ -353,7 +353,7 @@ async fn return_metadata(State(shared): State<Shared>, UrlPath(path): UrlPath<St
         metadata.insert(key.into(), info[key].clone());
     }
     metadata.insert("error".into(), json!(record.error));
-    metadata.insert("extra".into(), json!(record.extra));
+    metadata.insert("extra".into(), json!(record.extra_all()));
     success(Map::from_iter([(
         "metadata".to_string(),
         Value::Object(metadata),
@@ -683,7 +683,7 @@ pub fn unit_metadata(unit: &StoredUnit) -> [(&'static str, Value); 3] {
     let name = file_path.rsplit('/').next().unwrap_or(file_path);
     let file_type = match attachment {
         Some(_) => name.rsplit_once('.').map_or("", |(_, e)| e).to_lowercase(),
-        None if unit.ext.is_empty() => unit.file_type.clone(),
+        None if unit.ext.is_empty() => unit.file_type.as_str().to_string(),
         None => unit.ext.clone(),
     };
     let mut segment_info = Map::new();
@@ -697,7 +697,7 @@ pub fn unit_metadata(unit: &StoredUnit) -> [(&'static str, Value); 3] {
             json!([{ "start": a as f64 / 1000.0, "end": b as f64 / 1000.0 }]),
         );
     }
-    let summary = unit.kind == "metadata" && unit.title == "summary";
+    let summary = unit.kind == converters::UnitKind::Metadata && unit.title == "summary";
     [
         ("file_info", {
             let file_id = match attachment {

@@ -174,9 +174,9 @@ fn metadata_of(hit: &UnitHit) -> Map<String, Value> {
     meta.insert(
         "file_type".into(),
         json!(if unit.ext.is_empty() {
-            &unit.file_type
+            unit.file_type.as_str()
         } else {
-            &unit.ext
+            unit.ext.as_str()
         }),
     );
     meta.insert("modality".into(), json!(unit.modality));
@@ -406,7 +406,7 @@ async fn list_files(
         json!({
             "files": outcome.files.iter().map(|f| json!({
                 "file_path": f.path, "file_name": f.name(), "file_type": f.ext,
-                "modality": f.modality, "size": f.size, "units": f.unit_count,
+                "modality": f.modality_name(), "size": f.size, "units": f.unit_count,
             })).collect::<Vec<_>>(),
             "truncated": outcome.truncated,
         })

@@ -171,8 +171,8 @@ pub fn people_in(query: &str) -> Vec<String> {
 #[derive(Debug, Clone, Default)]
 pub struct UnitFacts<'a> {
     pub path: &'a str,
-    pub modality: &'a str,
-    pub kind: &'a str,
+    pub modality: Option<converters::Modality>,
+    pub kind: Option<converters::UnitKind>,
     /// RFC 3339 with the unit's own offset.
     pub content_time: &'a str,
     /// Extra weekdays (recurring events), English names, comma-separated.
@@ -278,7 +278,7 @@ pub fn factors(
     }
     let whose = if switches.whose
         && first_person
-        && unit.modality == "document"
+        && unit.modality == Some(converters::Modality::Document)
         && is_downloaded(unit.path)
     {
         DOWNLOADED_FACTOR
@@ -312,8 +312,8 @@ mod tests {
     fn unit<'a>(path: &'a str, time: &'a str) -> UnitFacts<'a> {
         UnitFacts {
             path,
-            modality: "text",
-            kind: "span",
+            modality: Some(converters::Modality::Text),
+            kind: Some(converters::UnitKind::Span),
             content_time: time,
             ..UnitFacts::default()
         }
@@ -372,7 +372,7 @@ mod tests {
     fn recurring_events_match_routine_questions() {
         let intent = parse("what do I usually do on Wednesdays this fall", reference());
         let mut event = unit("Calendar/Personal.ics", "2025-08-06T18:00:00-07:00");
-        event.kind = "event";
+        event.kind = Some(converters::UnitKind::Event);
         event.recurring = true;
         event.weekdays = Some("Wednesday");
         event.time_of_day = Some("18:00");
@@ -390,9 +390,9 @@ mod tests {
             "Downloads/Understanding-Cholesterol.pdf",
             "2025-09-01T00:00:00+00:00",
         );
-        brochure.modality = "document";
+        brochure.modality = Some(converters::Modality::Document);
         let mut export = unit("Downloads/activities.csv", "2025-09-01T00:00:00+00:00");
-        export.modality = "text";
+        export.modality = Some(converters::Modality::Text);
         let all = PlannerSwitches::default();
         assert_eq!(
             factors(&brochure, &intent, true, all).whose,
@@ -401,7 +401,7 @@ mod tests {
         assert_eq!(factors(&brochure, &intent, false, all).whose, 1.0);
         assert_eq!(factors(&export, &intent, true, all).whose, 1.0);
         let mut own = unit("Documents/Health/labs.pdf", "2025-09-01T00:00:00+00:00");
-        own.modality = "document";
+        own.modality = Some(converters::Modality::Document);
         assert_eq!(factors(&own, &intent, true, all).whose, 1.0);
         assert!(is_first_person("What was my LDL?"));
         assert!(!is_first_person("Quarterly revenue of 3M"));

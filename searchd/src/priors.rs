@@ -55,8 +55,8 @@ impl Engine {
             let unit = StoredUnit::from_doc(fields, &doc);
             let facts = UnitFacts {
                 path: &unit.path,
-                modality: &unit.modality,
-                kind: &unit.kind,
+                modality: Some(unit.modality),
+                kind: Some(unit.kind),
                 content_time: &unit.content_time_text,
                 weekdays: unit.fields.get("weekdays").map(String::as_str),
                 time_of_day: unit.fields.get("time_of_day").map(String::as_str),

@@ -7,6 +7,8 @@
 use std::path::Path;
 use std::time::Duration;
 
+use converters::{FileType, Modality};
+
 use crate::engine::Engine;
 use crate::error::SearchError;
 
@@ -31,32 +33,36 @@ pub fn render(
 ) -> Result<Rendered, SearchError> {
     let record = engine.metadata(path)?;
     let original = engine.original_path(path)?;
-    match (record.modality.as_str(), record.file_type.as_str()) {
-        ("image", _) => render_image(&original),
-        (_, "pdf") => {
+    match (record.modality, record.file_type) {
+        (Some(Modality::Image), _) => render_image(&original),
+        (_, Some(FileType::Pdf)) => {
             let page = page.unwrap_or(1);
             let pages = page_count(&record);
             if page == 0 || page > pages.max(1) {
-                return Err(SearchError::invalid(format!("page {page} is out of range (1-{pages})")));
+                return Err(SearchError::invalid(format!(
+                    "page {page} is out of range (1-{pages})"
+                )));
             }
             render_pdf_page(&original, page)
         }
-        ("video", _) => {
+        (Some(Modality::Video), _) => {
             let second = second.unwrap_or(0.0);
             if !(second.is_finite() && second >= 0.0) {
                 return Err(SearchError::invalid("second must be a non-negative number"));
             }
             render_video_frame(&original, second)
         }
-        (modality, file_type) => Err(SearchError::invalid(format!(
-            "cannot render a {file_type} file ({modality}); images, PDF pages and video frames can be rendered"
+        _ => Err(SearchError::invalid(format!(
+            "cannot render a {} file ({}); images, PDF pages and video frames can be rendered",
+            record.file_type_name(),
+            record.modality_name()
         ))),
     }
 }
 
 /// Pages of a PDF (from its converter, else its page units); 1 for anything else.
 pub fn page_count(record: &index::FileRecord) -> u32 {
-    if record.file_type != "pdf" {
+    if record.file_type != Some(FileType::Pdf) {
         return 1;
     }
     record

@@ -291,7 +291,7 @@ impl Engine {
                 unit_id: unit.unit_id,
                 path: unit.path,
                 title,
-                kind: unit.kind,
+                kind: unit.kind.as_str().to_string(),
                 ordinal: unit.ordinal,
                 locator: unit.locator,
                 content_time: unit.content_time_text,

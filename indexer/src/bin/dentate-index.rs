@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
-use indexer::{IndexOptions, Progress, RunSummary};
+use indexer::{IndexOptions, Progress, RunSummary, StageStatus};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Index a home folder ("profile") into atomic units for Dentate search.
@@ -193,8 +193,8 @@ fn print_summary(summary: &RunSummary) {
         summary.converted, summary.unchanged, summary.touched, summary.removed
     );
     let embedding = &summary.embedding;
-    match embedding.status.as_str() {
-        "done" => println!(
+    match embedding.status {
+        StageStatus::Done => println!(
             "embeddings ({}): {} units embedded, {} reused, coverage {:.1}% ({:.1} s)",
             embedding.model,
             embedding.units_embedded,
@@ -222,32 +222,32 @@ fn print_summary(summary: &RunSummary) {
         }
     }
     let ocr = &summary.ocr;
-    match ocr.status.as_str() {
-        "done" => println!(
+    match ocr.status {
+        StageStatus::Done => println!(
             "ocr: {} images and {} image-only PDF pages read, {} text lines, {} images tagged ({:.1} s of worker time, tags {:.1} s)",
             ocr.images, ocr.pages, ocr.lines, ocr.tagged, ocr.seconds, ocr.tag_seconds
         ),
-        "unused" | "" => {}
+        StageStatus::Unused => {}
         status => println!(
             "ocr {status}: {}",
             ocr.message.as_deref().unwrap_or("no reason given")
         ),
     }
     let clip = &summary.clip;
-    match clip.status.as_str() {
-        "done" => println!(
+    match clip.status {
+        StageStatus::Done => println!(
             "clip ({}): {} images embedded ({:.1} s)",
             clip.model, clip.images, clip.seconds
         ),
-        "failed" => println!(
+        StageStatus::Failed => println!(
             "clip failed: {}",
             clip.message.as_deref().unwrap_or("no reason given")
         ),
         _ => {}
     }
     let media = &summary.media;
-    match media.status.as_str() {
-        "done" => println!(
+    match media.status {
+        StageStatus::Done => println!(
             "media: {} files, {:.0} s of audio → {} speech segments, {:.0} s of video → {} screen-text runs ({} frames read); worker time: decode {:.1} s, VAD {:.1} s, Whisper {:.1} s (encoder {:.1} s), frame OCR {:.1} s, frame tags {:.1} s",
             media.files,
             media.audio_seconds,
@@ -262,7 +262,7 @@ fn print_summary(summary: &RunSummary) {
             media.ocr_seconds,
             media.tag_seconds
         ),
-        "unused" | "" => {}
+        StageStatus::Unused => {}
         status => println!(
             "media {status}: {}",
             media.message.as_deref().unwrap_or("no reason given")

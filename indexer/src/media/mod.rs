@@ -19,7 +19,6 @@ pub mod frames;
 pub mod vad;
 pub mod whisper;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -33,9 +32,9 @@ use thiserror::Error;
 use crate::ocr::OcrEngine;
 use crate::tags::Tagger;
 
-/// Key in `FileRecord.extra` of audio/video files whose content was analysed; the value
-/// names the models, so a run with (other) models available redoes the others.
-pub const MEDIA_KEY: &str = "media";
+/// Audio/video files whose content was analysed name the models in
+/// `FileRecord.stages.media`, so a run with (other) models available redoes the others.
+pub use index::stage::MEDIA_KEY;
 /// The speech recogniser.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AsrModel {
@@ -182,7 +181,7 @@ impl Speech {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct MediaSummary {
     /// `done`, `unused`, `disabled`, `skipped` (models or ffmpeg missing) or `failed`.
-    pub status: String,
+    pub status: crate::summary::StageStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Audio and video files analysed.
@@ -276,8 +275,8 @@ impl MediaStage {
     }
 
     /// Whether an indexed audio/video record still lacks this stage's analysis.
-    pub fn missing(&self, extra: &BTreeMap<String, String>) -> bool {
-        self.available() && extra.get(MEDIA_KEY) != Some(&self.asr.marker())
+    pub fn missing(&self, recorded: Option<&str>) -> bool {
+        self.available() && recorded != Some(self.asr.marker().as_str())
     }
 
     /// Analyses one file: appends its speech and screen units. Problems are logged and
@@ -462,7 +461,7 @@ impl MediaStage {
     pub fn summary(stage: Option<&MediaStage>) -> MediaSummary {
         let Some(stage) = stage else {
             return MediaSummary {
-                status: "disabled".into(),
+                status: crate::summary::StageStatus::Disabled,
                 ..MediaSummary::default()
             };
         };
@@ -473,15 +472,17 @@ impl MediaStage {
             .clone();
         match (&stage.available, stage.speech.get()) {
             (Err(why), _) => {
-                summary.status = "skipped".into();
+                summary.status = crate::summary::StageStatus::Skipped;
                 summary.message = Some(why.clone());
             }
             (Ok(()), Some(Err(error))) => {
-                summary.status = "failed".into();
+                summary.status = crate::summary::StageStatus::Failed;
                 summary.message = Some(error.clone());
             }
-            (Ok(()), _) if summary.files == 0 => summary.status = "unused".into(),
-            (Ok(()), _) => summary.status = "done".into(),
+            (Ok(()), _) if summary.files == 0 => {
+                summary.status = crate::summary::StageStatus::Unused
+            }
+            (Ok(()), _) => summary.status = crate::summary::StageStatus::Done,
         }
         summary
     }

@@ -12,9 +12,10 @@ use crate::converted::Converted;
 use crate::manifest::FileRecord;
 use crate::models::{decode_image, SharedModels};
 
-/// Key in `FileRecord.extra` of files that went through OCR; its value names the models,
-/// so files indexed without OCR (or with other models) are redone by an OCR-enabled run.
-pub const OCR_KEY: &str = "ocr";
+/// Files that went through OCR record the models in `FileRecord.stages.ocr`, so files
+/// indexed without OCR (or with other models) are redone by an OCR-enabled run. The
+/// OCR text of a unit is in its fields under the same key.
+pub use index::stage::OCR_KEY;
 /// Key of the tags in an image unit's fields.
 pub const TAGS_KEY: &str = "tags";
 
@@ -41,8 +42,8 @@ impl Stage for ImageOcr {
 
     fn owes(&self, record: &FileRecord) -> bool {
         self.models.ocr_available()
-            && record.file_type == FileType::Image.as_str()
-            && record.extra.get(OCR_KEY).map(String::as_str) != Some(self.models.image_marker())
+            && record.file_type == Some(FileType::Image)
+            && record.stages.ocr.as_deref() != Some(self.models.image_marker())
     }
 
     fn applies(&self, input: &StageInput<'_>) -> bool {
@@ -58,18 +59,14 @@ impl Stage for ImageOcr {
         }
         if units.is_empty() {
             // Nothing to attach text to; do not come back for it.
-            record
-                .extra
-                .insert(OCR_KEY.to_string(), models.image_marker().to_string());
+            record.stages.ocr = Some(models.image_marker().to_string());
             return;
         }
         let Some(engine) = models.engine() else {
             return;
         };
         let started = Instant::now();
-        record
-            .extra
-            .insert(OCR_KEY.to_string(), models.image_marker().to_string());
+        record.stages.ocr = Some(models.image_marker().to_string());
         let image = input.bytes.and_then(decode_image);
         let lines = match &image {
             Some(image) => {

@@ -11,7 +11,7 @@ use converters::FileType;
 use super::{Stage, StageInput};
 use crate::converted::{tally_units, Converted};
 use crate::manifest::{FileRecord, FileStatus};
-use crate::media::{MediaStage, MEDIA_KEY};
+use crate::media::MediaStage;
 use crate::models::SharedModels;
 
 pub struct Media {
@@ -36,10 +36,9 @@ impl Stage for Media {
     }
 
     fn owes(&self, record: &FileRecord) -> bool {
-        self.media.missing(&record.extra)
+        self.media.missing(record.stages.media.as_deref())
             && record.parent_path.is_none()
-            && (record.file_type == FileType::Audio.as_str()
-                || record.file_type == FileType::Video.as_str())
+            && matches!(record.file_type, Some(FileType::Audio | FileType::Video))
     }
 
     fn applies(&self, input: &StageInput<'_>) -> bool {
@@ -85,7 +84,7 @@ fn analyse_media(
         tagger,
         &mut converted.units,
     );
-    record.extra.insert(MEDIA_KEY.to_string(), media.marker());
+    record.stages.media = Some(media.marker());
     if let Some(note) = note {
         // The metadata unit stays; the file is listed as damaged with ffmpeg's reason.
         tracing::warn!(path = %record.path, note = %note, "media analysis incomplete");

@@ -20,8 +20,9 @@ const IMAGE_ONLY_PAGE_CHARS: usize = 16;
 const MAX_OCR_PAGES: usize = 200;
 /// Resolution of pages rendered for OCR.
 const OCR_PAGE_DPI: &str = "200";
-/// Key in `FileRecord.extra` of PDFs with image-only pages that OCR has not read yet.
-pub const OCR_PENDING_KEY: &str = "ocr_pending_pages";
+/// PDFs with image-only pages that OCR has not read yet count them in
+/// `FileRecord.stages.ocr_pending_pages`.
+pub use index::stage::OCR_PENDING_KEY;
 
 pub struct PageOcr {
     /// `None`: OCR is off in this run (pages are only counted as pending).
@@ -47,7 +48,7 @@ impl Stage for PageOcr {
     }
 
     fn owes(&self, record: &FileRecord) -> bool {
-        self.marker().is_some() && record.extra.contains_key(OCR_PENDING_KEY)
+        self.marker().is_some() && record.stages.ocr_pending_pages.is_some()
     }
 
     fn applies(&self, input: &StageInput<'_>) -> bool {
@@ -80,15 +81,11 @@ fn read_image_only_pages(models: Option<&SharedModels>, pdf: &Path, converted: &
     }
     let record = &mut converted.record;
     let Some((models, engine)) = models.and_then(|m| Some((m, m.engine()?))) else {
-        record
-            .extra
-            .insert(OCR_PENDING_KEY.to_string(), pages.len().to_string());
+        record.stages.ocr_pending_pages = Some(u32::try_from(pages.len()).unwrap_or(u32::MAX));
         return;
     };
-    record.extra.remove(OCR_PENDING_KEY);
-    record
-        .extra
-        .insert(OCR_KEY.to_string(), OCR_MARKER.to_string());
+    record.stages.ocr_pending_pages = None;
+    record.stages.ocr = Some(OCR_MARKER.to_string());
     let started = Instant::now();
     let mut read = 0u64;
     let mut lines_total = 0u64;
