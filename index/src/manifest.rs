@@ -321,6 +321,29 @@ impl Manifest {
         Ok(Manifest { connection })
     }
 
+    /// Checks the database file (`PRAGMA quick_check`): a truncated or overwritten
+    /// manifest is reported, naming the file, instead of failing later request by
+    /// request.
+    pub fn check(&self, path: &Path) -> Result<(), IndexError> {
+        let damaged = |detail: String| {
+            IndexError::NotAnIndex {
+            path: path.to_path_buf(),
+            detail: format!("the manifest is damaged ({detail}); re-run dentate-index into a new --index folder"),
+        }
+        };
+        let verdict: String = self
+            .connection
+            .query_row("PRAGMA quick_check(1)", [], |row| row.get(0))
+            .map_err(|e| damaged(e.to_string()))?;
+        if verdict != "ok" {
+            return Err(damaged(verdict));
+        }
+        self.connection
+            .query_row("SELECT count(*) FROM files", [], |row| row.get::<_, i64>(0))
+            .map_err(|e| damaged(e.to_string()))?;
+        Ok(())
+    }
+
     pub fn get(&self, path: &str) -> Result<Option<FileRecord>, IndexError> {
         self.connection
             .query_row(
@@ -1013,6 +1036,29 @@ mod tests {
         b_failed.status = FileStatus::Failed;
         manifest.apply(&[b_failed], &[]).unwrap();
         assert_eq!(manifest.embedding_coverage().unwrap(), (2, 3));
+    }
+
+    #[test]
+    fn check_names_a_damaged_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("manifest.sqlite");
+        {
+            let mut writer = Manifest::open(&path).unwrap();
+            writer.apply(&[FileRecord::new("a.txt")], &[]).unwrap();
+        }
+        Manifest::open_existing(&path)
+            .unwrap()
+            .check(&path)
+            .unwrap();
+        // Truncated to half, then random bytes: both refused with the file's name.
+        let bytes = std::fs::read(&path).unwrap();
+        for damaged in [bytes[..bytes.len() / 2].to_vec(), vec![0x5a; 8192]] {
+            std::fs::write(&path, &damaged).unwrap();
+            let error = Manifest::open_existing(&path)
+                .and_then(|m| m.check(&path))
+                .expect_err("damaged");
+            assert!(error.to_string().contains("manifest.sqlite"), "{error}");
+        }
     }
 
     #[test]

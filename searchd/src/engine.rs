@@ -137,6 +137,8 @@ impl Engine {
     ) -> Result<Engine, SearchError> {
         let handle = IndexHandle::open(index_dir)?;
         let manifest = handle.manifest()?;
+        // A damaged manifest stops the daemon here, naming the file.
+        manifest.check(&handle.layout.manifest_path())?;
         let (dense, dense_problem) = match models_dir {
             None => (None, Some("no models folder given".to_string())),
             Some(dir) => match Dense::open(dir) {

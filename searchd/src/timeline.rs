@@ -160,6 +160,17 @@ impl Engine {
         let fields = &self.handle().fields;
         let searcher = self.handle().reader.searcher();
         let mut notes = Vec::new();
+        for (name, text) in [
+            ("when", params.when.as_deref().unwrap_or("")),
+            ("query", &params.query),
+        ] {
+            if text.chars().count() > crate::query::MAX_QUERY_CHARS {
+                return Err(SearchError::invalid(format!(
+                    "{name} longer than {} characters",
+                    crate::query::MAX_QUERY_CHARS
+                )));
+            }
+        }
         let when = params
             .when
             .as_deref()

@@ -428,3 +428,44 @@ fn real_names_with_hash_signs_are_indexed_and_found_as_themselves() {
     );
     assert!(result_paths(&reply).is_empty(), "{reply}");
 }
+
+#[test]
+fn a_damaged_manifest_stops_the_daemon_with_its_name_and_long_fields_are_refused() {
+    let profile = tempfile::tempdir().unwrap();
+    let index_dir = tempfile::tempdir().unwrap();
+    write(&profile.path().join("a.txt"), "hello\n");
+    index_with(profile.path(), index_dir.path(), &["--no-embed"]);
+    {
+        // A 1 MB `when` is refused with a clear 400, not echoed back.
+        let daemon = Daemon::start(index_dir.path());
+        let body = json!({ "when": "x".repeat(1_000_000) }).to_string();
+        let (status, reply) = daemon.post("/api/timeline", &body);
+        assert_eq!(status, 400);
+        assert!(reply.to_string().len() < 1000, "the reply echoes the input");
+    }
+    let manifest = index_dir.path().join("manifest.sqlite");
+    let bytes = std::fs::read(&manifest).unwrap();
+    std::fs::write(&manifest, &bytes[..bytes.len() / 2]).unwrap();
+    let mut child = std::process::Command::new(crate::harness::binary("dentate-searchd"))
+        .arg("--index")
+        .arg(index_dir.path())
+        .args(["--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // It must exit by itself; a daemon that starts anyway is killed and the test fails.
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("dentate-searchd started on a damaged manifest");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("manifest.sqlite"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("listening"));
+}
