@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use indexer::embed::TextEncoder;
@@ -16,22 +17,53 @@ const QUERY_CACHE: usize = 512;
 /// Query text → embedding, with insertion order for eviction.
 type QueryCache = (HashMap<String, Arc<Vec<f32>>>, VecDeque<String>);
 
-/// The query side of dense retrieval: the encoder and its cache (the vectors are the
-/// storage backend's, searched through `index::api::VectorSearch`).
+/// The query side of dense retrieval: a pool of encoders and their cache (the vectors
+/// are the storage backend's, searched through `index::api::VectorSearch`).
+///
+/// One single-threaded encoder session per core: concurrent questions are embedded in
+/// parallel instead of queueing behind one session (a question is short; one thread per
+/// session is the fastest setting for it).
 pub struct Dense {
-    encoder: Mutex<TextEncoder>,
+    encoders: Vec<Mutex<TextEncoder>>,
+    next: AtomicUsize,
     cache: Mutex<QueryCache>,
 }
 
+/// Encoder sessions at most (each holds the model once).
+const MAX_ENCODERS: usize = 4;
+
 impl Dense {
-    /// Loads the query encoder.
+    /// Loads the query encoders (one per core, at most [`MAX_ENCODERS`]).
     pub fn open(models_dir: &Path) -> Result<Dense, SearchError> {
-        let encoder = TextEncoder::load(models_dir, 1)
-            .map_err(|e| SearchError::Unavailable(e.to_string()))?;
+        let count = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .clamp(1, MAX_ENCODERS);
+        let encoders = (0..count)
+            .map(|_| {
+                TextEncoder::load(models_dir, 1)
+                    .map(Mutex::new)
+                    .map_err(|e| SearchError::Unavailable(e.to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Dense {
-            encoder: Mutex::new(encoder),
+            encoders,
+            next: AtomicUsize::new(0),
             cache: Mutex::new((HashMap::new(), VecDeque::new())),
         })
+    }
+
+    /// A free encoder if there is one, else the next in turn (waiting for it).
+    fn encoder(&self) -> std::sync::MutexGuard<'_, TextEncoder> {
+        for encoder in &self.encoders {
+            if let Ok(guard) = encoder.try_lock() {
+                return guard;
+            }
+        }
+        let turn = self.next.fetch_add(1, Ordering::Relaxed) % self.encoders.len();
+        self.encoders[turn]
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
     }
 
     /// The query's embedding (cached).
@@ -43,7 +75,7 @@ impl Dense {
             }
         }
         let vector = {
-            let mut encoder = self.encoder.lock().unwrap_or_else(|p| p.into_inner());
+            let mut encoder = self.encoder();
             encoder
                 .embed(&[query.to_string()])
                 .map_err(|e| SearchError::Unavailable(e.to_string()))?
