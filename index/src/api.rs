@@ -180,6 +180,180 @@ pub trait UnitSource: Send + Sync {
     fn units_of_file(&self, file_id: &str) -> Result<Vec<StoredUnit>, StoreError>;
 }
 
+/// A field group a lexical signal searches (each scored by BM25 on its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LexicalField {
+    /// The unit's text (stemmed English).
+    Text,
+    /// The unit's or file's title (stemmed English).
+    Title,
+    /// Structured fields: participants, attendees, sheet headers (stemmed English).
+    Meta,
+    /// The file name's tokens (not stemmed).
+    Name,
+    /// The folder names' tokens (not stemmed).
+    Folders,
+}
+
+impl LexicalField {
+    pub const ALL: [LexicalField; 5] = [
+        LexicalField::Text,
+        LexicalField::Title,
+        LexicalField::Meta,
+        LexicalField::Name,
+        LexicalField::Folders,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LexicalField::Text => "text",
+            LexicalField::Title => "title",
+            LexicalField::Meta => "meta",
+            LexicalField::Name => "name",
+            LexicalField::Folders => "folders",
+        }
+    }
+}
+
+/// One part of a lexical query: analysed terms looked up in one field group, any of
+/// them matching (OR), the BM25 score multiplied by `boost`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LexicalSignal {
+    /// Shown by `explain` (`bm25.text`, `people.meta`, …).
+    pub name: &'static str,
+    pub field: LexicalField,
+    /// Terms as the field's analyzer produces them (see [`crate::schema`]).
+    pub terms: Vec<String>,
+    pub boost: f32,
+}
+
+/// A lexical query as plain data: the sum of its signals' scores ranks; a unit matches
+/// when any signal does. Each backend evaluates it its own way (tantivy's BM25 per
+/// field; Qdrant's sparse vectors with IDF).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LexicalRequest {
+    pub signals: Vec<LexicalSignal>,
+}
+
+impl LexicalRequest {
+    /// Every distinct term, in order of appearance.
+    pub fn terms(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for term in self.signals.iter().flat_map(|s| &s.terms) {
+            if !out.contains(term) {
+                out.push(term.clone());
+            }
+        }
+        out
+    }
+
+    /// The terms searched in unit text (what snippets highlight).
+    pub fn text_terms(&self) -> impl Iterator<Item = &str> {
+        self.signals
+            .iter()
+            .filter(|s| s.field == LexicalField::Text)
+            .flat_map(|s| s.terms.iter().map(String::as_str))
+    }
+}
+
+/// A unit found in one [`SearchSnapshot`]. What the number means is the backend's own
+/// affair (a tantivy document address; a slot among the units a query fetched); it is
+/// valid only in the snapshot that returned it. Keys order like the backend breaks ties.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UnitKey(pub u64);
+
+/// Found units, best first, with their scores, and how many units matched in all.
+#[derive(Debug, Clone, Default)]
+pub struct Matches {
+    pub hits: Vec<(UnitKey, f32)>,
+    pub total: u64,
+}
+
+/// Order of [`SearchSnapshot::by_time`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeOrder {
+    NewestFirst,
+    OldestFirst,
+}
+
+/// One consistent view of a backend for the length of one request: every key it hands
+/// out can be read back from it.
+pub trait SearchSnapshot {
+    /// The best `depth` units for a lexical query among those `filter` lets through.
+    fn lexical(
+        &self,
+        request: &LexicalRequest,
+        filter: &UnitFilter,
+        depth: usize,
+    ) -> Result<Matches, StoreError>;
+    /// Units `filter` lets through (and, when given, matching `lexical`), ordered by
+    /// content time; scores are 0.
+    fn by_time(
+        &self,
+        lexical: Option<&LexicalRequest>,
+        filter: &UnitFilter,
+        limit: usize,
+        order: TimeOrder,
+    ) -> Result<Matches, StoreError>;
+    /// Nearest neighbours of a unit-length `query` (see [`VectorSearch::vector_search`]),
+    /// `(key, cosine)` best first.
+    fn vectors(
+        &self,
+        space: VectorSpace<'_>,
+        query: &[f32],
+        k: usize,
+        filter: &UnitFilter,
+    ) -> Result<Vec<(UnitKey, f32)>, StoreError>;
+    /// The unit behind a key.
+    fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError>;
+    /// The file id of a key's unit (backends may answer without reading the unit).
+    fn file_id(&self, key: UnitKey) -> Result<String, StoreError> {
+        Ok(self.unit(key)?.file_id)
+    }
+    /// A unit by id (`file_id:ordinal`), if this snapshot holds it.
+    fn unit_by_id(&self, unit_id: &str) -> Result<Option<StoredUnit>, StoreError>;
+    /// The request's text terms with a highlighting weight (rarer terms higher).
+    fn highlight_terms(
+        &self,
+        request: &LexicalRequest,
+    ) -> Result<std::collections::BTreeMap<String, f32>, StoreError>;
+    /// Each signal's score for one unit (0 where it does not match), for `explain`;
+    /// empty where the backend cannot tell them apart.
+    fn signal_scores(
+        &self,
+        request: &LexicalRequest,
+        key: UnitKey,
+    ) -> Result<std::collections::BTreeMap<String, f64>, StoreError>;
+    /// The newest content time of any unit.
+    fn newest_content_time(&self) -> Result<Option<i64>, StoreError>;
+}
+
+/// How much an index holds, for `Stats`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BackendStats {
+    pub totals: crate::manifest::ManifestTotals,
+    /// RFC 3339 time of the last commit.
+    pub last_commit: Option<String>,
+    /// Units with a text vector.
+    pub units_with_vectors: u64,
+    pub units: u64,
+}
+
+/// Everything the daemon reads: files and units ([`UnitSource`]) and per-request
+/// search snapshots.
+pub trait SearchBackend: UnitSource {
+    /// `embedded` or `qdrant` (shown by `explain` and `Stats`).
+    fn name(&self) -> &'static str;
+    /// The profile folder the index was made from (absolute).
+    fn profile_root(&self) -> &str;
+    /// Where the index lives (a folder; a URL and collection).
+    fn location(&self) -> String;
+    fn snapshot(&self) -> Result<Box<dyn SearchSnapshot + '_>, StoreError>;
+    /// Vectors held in a space (0 when the space is unknown).
+    fn vector_count(&self, space: VectorSpace<'_>) -> Result<usize, StoreError>;
+    fn stats(&self) -> Result<BackendStats, StoreError>;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
