@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod embedded;
+pub mod embedded_search;
 pub mod error;
 pub mod manifest;
 pub mod path;

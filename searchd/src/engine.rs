@@ -3,20 +3,14 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::sync::Mutex;
 use std::time::Instant;
 
+use index::api::{LexicalRequest, SearchBackend, SearchSnapshot, TimeOrder, UnitKey, VectorSpace};
+use index::embedded_search::EmbeddedBackend;
 use index::manifest::ManifestTotals;
-use index::{FileRecord, IndexHandle, Manifest, StoredUnit};
+use index::{FileRecord, IndexHandle, StoredUnit};
 use serde::Serialize;
-use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{EnableScoring, Query, Scorer, TermQuery};
-use tantivy::schema::IndexRecordOption;
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{DocAddress, DocSet, Order, Searcher, TantivyDocument, Term};
-
-use index::api::{VectorSearch, VectorSpace};
-use index::embedded::{address_of_unit, EmbeddedVectors};
 
 use crate::dense::Dense;
 
@@ -26,7 +20,7 @@ use crate::grouping::{group_by_file, FileGroup};
 use crate::guard::PathGuard;
 use crate::plan::QueryPlan;
 use crate::planner::{folder_of, Factors};
-use crate::query::{full_query, LexicalQuery, Mode, SearchParams};
+use crate::query::{Mode, SearchParams};
 
 /// One ranked unit.
 #[derive(Debug, Clone, Serialize)]
@@ -74,7 +68,10 @@ pub struct ListOutcome {
 pub struct StatsOutcome {
     pub totals: ManifestTotals,
     pub profile_root: String,
+    /// Where the index lives: a folder (embedded) or a URL and collection (qdrant).
     pub index_dir: String,
+    /// `embedded` or `qdrant`.
+    pub backend: String,
     pub last_commit: Option<String>,
     /// Units with a vector / units in the index.
     pub embedding_coverage: f64,
@@ -82,11 +79,12 @@ pub struct StatsOutcome {
     pub dense_status: Option<String>,
 }
 
-/// One ranked unit: its (fused) score, address, and where it came from.
+/// One ranked unit: its (fused) score, key in the request's snapshot, and where it
+/// came from.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RankedHit {
     pub(crate) score: f32,
-    pub(crate) address: DocAddress,
+    pub(crate) key: UnitKey,
     /// Set when more than one retriever ran.
     pub(crate) fusion: Option<Signals>,
     /// Planner priors applied to the score.
@@ -95,7 +93,6 @@ pub(crate) struct RankedHit {
 
 /// Ranked units with what produced them.
 struct Ranked {
-    searcher: Searcher,
     hits: Vec<RankedHit>,
     /// Units that matched lexically (or dense candidates when only dense ran).
     total: u64,
@@ -104,16 +101,14 @@ struct Ranked {
 
 /// The search engine over one index.
 pub struct Engine {
-    handle: IndexHandle,
-    manifest: Mutex<Manifest>,
+    /// Where the index lives, behind the storage boundary.
+    backend: Box<dyn SearchBackend>,
     /// Dense retrieval, when the models are available.
     dense: Option<Dense>,
     /// Why dense retrieval is unavailable.
     dense_problem: Option<String>,
     /// Text-to-image search with a user-supplied CLIP model (hybrid and dense modes).
     clip: Option<crate::clip::ClipSearch>,
-    /// The stored vectors, through the storage boundary (when dense or CLIP is on).
-    vectors: Option<Box<dyn VectorSearch>>,
 }
 
 /// Snippet length in characters.
@@ -135,10 +130,18 @@ impl Engine {
         index_dir: &Path,
         models_dir: Option<&Path>,
     ) -> Result<Engine, SearchError> {
-        let handle = IndexHandle::open(index_dir)?;
-        let manifest = handle.manifest()?;
-        // A damaged manifest stops the daemon here, naming the file.
-        manifest.check(&handle.layout.manifest_path())?;
+        let backend = EmbeddedBackend::open(IndexHandle::open(index_dir)?)?;
+        let engine = Engine::with_backend(Box::new(backend), models_dir);
+        if engine.dense.is_some() {
+            // Load the stored vectors now, not on the first question.
+            engine.backend.vector_count(VectorSpace::Text)?;
+        }
+        Ok(engine)
+    }
+
+    /// Serves any storage backend (embedded, Qdrant); models as for
+    /// [`Engine::open_with_models`].
+    pub fn with_backend(backend: Box<dyn SearchBackend>, models_dir: Option<&Path>) -> Engine {
         let (dense, dense_problem) = match models_dir {
             None => (None, Some("no models folder given".to_string())),
             Some(dir) => match Dense::open(dir) {
@@ -146,18 +149,12 @@ impl Engine {
                 Err(error) => (None, Some(error.to_string())),
             },
         };
-        let vectors: Option<Box<dyn VectorSearch>> = match dense {
-            Some(_) => Some(Box::new(EmbeddedVectors::open(&handle)?)),
-            None => None,
-        };
-        Ok(Engine {
-            handle,
-            manifest: Mutex::new(manifest),
+        Engine {
+            backend,
             dense,
             dense_problem,
             clip: None,
-            vectors,
-        })
+        }
     }
 
     /// Adds text-to-image search with the CLIP-style model in `dir` (see
@@ -165,18 +162,21 @@ impl Engine {
     /// vectors the index holds for it.
     pub fn enable_clip(&mut self, dir: &Path, models_dir: &Path) -> Result<usize, SearchError> {
         let clip = crate::clip::ClipSearch::open(dir, models_dir)?;
-        if self.vectors.is_none() {
-            self.vectors = Some(Box::new(EmbeddedVectors::open(&self.handle)?));
-        }
-        let count = self.vectors.as_ref().map_or(Ok(0), |v| {
-            v.vector_count(VectorSpace::Image { model: clip.name() })
-        })?;
+        let count = self
+            .backend
+            .vector_count(VectorSpace::Image { model: clip.name() })?;
         self.clip = Some(clip);
         Ok(count)
     }
 
-    pub fn handle(&self) -> &IndexHandle {
-        &self.handle
+    /// The storage backend this engine searches.
+    pub fn backend(&self) -> &dyn SearchBackend {
+        &*self.backend
+    }
+
+    /// The profile folder the index was made from.
+    pub fn profile_root(&self) -> &str {
+        self.backend.profile_root()
     }
 
     /// `None` when dense retrieval works, else why not.
@@ -186,18 +186,7 @@ impl Engine {
 
     /// Checks, for one request, that the paths it returns lie inside the profile root.
     pub(crate) fn guard(&self) -> PathGuard {
-        PathGuard::new(Path::new(&self.handle.info.profile_root))
-    }
-
-    pub(crate) fn with_manifest<T>(
-        &self,
-        f: impl FnOnce(&Manifest) -> Result<T, index::IndexError>,
-    ) -> Result<T, SearchError> {
-        let guard = self
-            .manifest
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
-        Ok(f(&guard)?)
+        PathGuard::new(Path::new(self.profile_root()))
     }
 
     /// The mode actually used for a request.
@@ -226,80 +215,68 @@ impl Engine {
     /// Ranked units (flat) for a plan. The core of both `search` and `retrieve`.
     fn rank_units(
         &self,
-        searcher: Searcher,
+        snapshot: &dyn SearchSnapshot,
         plan: &QueryPlan,
         limit: usize,
     ) -> Result<Ranked, SearchError> {
-        let fields = &self.handle.fields;
         let mode = plan.mode;
         let lexical = plan.lexical.as_ref();
         let mut notes = plan.retrieval_notes.clone();
-        let filter = index::embedded::filter_query(fields, &plan.filter);
+        if self.backend.name() != "embedded" {
+            notes.push(format!("backend: {}", self.backend.name()));
+        }
 
         // Lexical candidates.
-        let mut lexical_hits: Vec<(DocAddress, f32)> = Vec::new();
+        let mut lexical_hits: Vec<(UnitKey, f32)> = Vec::new();
         let mut total = 0u64;
         if mode != Mode::Dense || lexical.is_none() {
-            let query = full_query(lexical, filter.as_ref().map(|f| f.box_clone()));
-            // Deep enough for fusion and for the planner's priors to reorder.
-            let depth = limit.max(FUSION_DEPTH);
-            if lexical.is_some() {
-                let (hits, count) = searcher.search(
-                    &query,
-                    &(TopDocs::with_limit(depth).order_by_score(), Count),
-                )?;
-                lexical_hits = hits.into_iter().map(|(s, a)| (a, s)).collect();
-                total = count as u64;
-            } else {
-                notes.push("no query terms: newest units matching the filters".to_string());
-                let (by_time, count) = searcher.search(
-                    &query,
-                    &(
-                        TopDocs::with_limit(limit)
-                            .order_by_fast_field::<i64>("content_time", Order::Desc),
-                        Count,
-                    ),
-                )?;
-                let hits = by_time
-                    .into_iter()
-                    .map(|(_, address)| RankedHit {
-                        score: 0.0,
-                        address,
-                        fusion: None,
-                        factors: None,
-                    })
-                    .collect();
-                return Ok(Ranked {
-                    searcher,
-                    hits,
-                    total: count as u64,
-                    notes,
-                });
+            match lexical {
+                Some(lexical) => {
+                    // Deep enough for fusion and for the planner's priors to reorder.
+                    let found = snapshot.lexical(lexical, &plan.filter, limit.max(FUSION_DEPTH))?;
+                    lexical_hits = found.hits;
+                    total = found.total;
+                }
+                None => {
+                    notes.push("no query terms: newest units matching the filters".to_string());
+                    let found =
+                        snapshot.by_time(None, &plan.filter, limit, TimeOrder::NewestFirst)?;
+                    let hits = found
+                        .hits
+                        .into_iter()
+                        .map(|(key, _)| RankedHit {
+                            score: 0.0,
+                            key,
+                            fusion: None,
+                            factors: None,
+                        })
+                        .collect();
+                    return Ok(Ranked {
+                        hits,
+                        total: found.total,
+                        notes,
+                    });
+                }
             }
         }
         if mode == Mode::Lexical {
             let hits = lexical_hits
                 .into_iter()
-                .map(|(address, score)| RankedHit {
+                .map(|(key, score)| RankedHit {
                     score,
-                    address,
+                    key,
                     fusion: None,
                     factors: None,
                 })
                 .collect();
             notes.extend(plan.prior_notes.iter().cloned());
-            let hits = self.apply_priors(&searcher, plan, hits, limit)?;
-            return Ok(Ranked {
-                searcher,
-                hits,
-                total,
-                notes,
-            });
+            let hits = self.apply_priors(snapshot, plan, hits, limit)?;
+            return Ok(Ranked { hits, total, notes });
         }
 
         // Dense candidates, filtered before scoring, stale vectors dropped.
-        let dense_hits = self.dense_candidates(&searcher, plan, limit.max(FUSION_DEPTH))?;
-        let image_hits = self.image_candidates(&searcher, plan, limit.max(FUSION_DEPTH))?;
+        let dense_hits = self.dense_candidates(snapshot, plan, limit.max(FUSION_DEPTH))?;
+        let image_hits = self.image_candidates(snapshot, plan, limit.max(FUSION_DEPTH))?;
         if total == 0 {
             total = (dense_hits.len() + image_hits.len()) as u64;
         }
@@ -311,108 +288,80 @@ impl Engine {
         );
         let hits = fused
             .into_iter()
-            .map(|(address, signals)| RankedHit {
+            .map(|(key, signals)| RankedHit {
                 score: if mode == Mode::Dense {
                     signals.dense.or(signals.image).map(|d| d.1).unwrap_or(0.0)
                 } else {
                     signals.fused
                 },
-                address,
+                key,
                 fusion: Some(signals),
                 factors: None,
             })
             .collect();
         notes.extend(plan.prior_notes.iter().cloned());
-        let hits = self.apply_priors(&searcher, plan, hits, limit)?;
-        Ok(Ranked {
-            searcher,
-            hits,
-            total,
-            notes,
-        })
+        let hits = self.apply_priors(snapshot, plan, hits, limit)?;
+        Ok(Ranked { hits, total, notes })
     }
 
-    /// CLIP image hits resolved to index documents: `(address, cosine)`, best first.
+    /// CLIP image hits: `(key, cosine)`, best first.
     fn image_candidates(
         &self,
-        searcher: &Searcher,
+        snapshot: &dyn SearchSnapshot,
         plan: &QueryPlan,
         depth: usize,
-    ) -> Result<Vec<(DocAddress, f32)>, SearchError> {
+    ) -> Result<Vec<(UnitKey, f32)>, SearchError> {
         let (query, filter) = (&plan.params.query, &plan.filter);
-        let (Some(clip), Some(vectors)) = (&self.clip, &self.vectors) else {
+        let Some(clip) = &self.clip else {
             return Ok(Vec::new());
         };
         let space = VectorSpace::Image { model: clip.name() };
-        if query.trim().is_empty() || vectors.vector_count(space)? == 0 {
+        if query.trim().is_empty() || self.backend.vector_count(space)? == 0 {
             return Ok(Vec::new());
         }
         let query = clip.embed_text(query)?;
-        let hits = vectors.vector_search(space, &query, depth, filter)?;
-        self.resolve(searcher, hits)
+        Ok(snapshot.vectors(space, &query, depth, filter)?)
     }
 
-    /// Vector hits as index documents, in order (a unit that left this snapshot of the
-    /// index is dropped).
-    fn resolve(
-        &self,
-        searcher: &Searcher,
-        hits: Vec<index::api::VectorHit>,
-    ) -> Result<Vec<(DocAddress, f32)>, SearchError> {
-        let mut out = Vec::with_capacity(hits.len());
-        for hit in hits {
-            if let Some(address) = address_of_unit(searcher, &self.handle.fields, &hit.unit_id)? {
-                out.push((address, hit.score));
-            }
-        }
-        Ok(out)
-    }
-
-    /// Dense hits resolved to index documents: `(address, cosine)`, best first. The
-    /// backend drops vectors of units that left the index or changed since.
+    /// Dense hits: `(key, cosine)`, best first. The backend drops vectors of units that
+    /// left the index or changed since.
     fn dense_candidates(
         &self,
-        searcher: &Searcher,
+        snapshot: &dyn SearchSnapshot,
         plan: &QueryPlan,
         depth: usize,
-    ) -> Result<Vec<(DocAddress, f32)>, SearchError> {
+    ) -> Result<Vec<(UnitKey, f32)>, SearchError> {
         let (query, filter) = (&plan.params.query, &plan.filter);
-        let (Some(dense), Some(vectors)) = (&self.dense, &self.vectors) else {
+        let Some(dense) = &self.dense else {
             return Ok(Vec::new());
         };
         if query.trim().is_empty() {
             return Ok(Vec::new());
         }
         let query_vector = dense.embed_query(query)?;
-        let hits = vectors.vector_search(VectorSpace::Text, &query_vector, depth, filter)?;
-        self.resolve(searcher, hits)
+        Ok(snapshot.vectors(VectorSpace::Text, &query_vector, depth, filter)?)
     }
 
     fn unit_hit(
         &self,
-        searcher: &Searcher,
+        snapshot: &dyn SearchSnapshot,
         hit: RankedHit,
-        lexical: Option<&LexicalQuery>,
+        lexical: Option<&LexicalRequest>,
         snippets: Option<&SnippetGenerator>,
         explain: bool,
     ) -> Result<UnitHit, SearchError> {
         let RankedHit {
             score,
-            address,
+            key,
             fusion,
             factors,
         } = hit;
-        let doc: TantivyDocument = searcher.doc(address)?;
-        let unit = StoredUnit::from_doc(&self.handle.fields, &doc);
-        let snippet = snippets
-            .map(|g| g.snippet(&unit.text))
-            .filter(|s| !s.is_empty())
-            .map(|s| s.to_html())
-            .unwrap_or_else(|| html_escape(&truncate_chars(&unit.text, SNIPPET_CHARS)));
+        let unit = snapshot.unit(key)?;
+        let snippet = snippet_of(snippets, &unit.text);
         let mut signals = BTreeMap::new();
         if explain {
             if let Some(lexical) = lexical {
-                signals = signal_scores(searcher, lexical, address)?;
+                signals = snapshot.signal_scores(lexical, key)?;
             }
             if let Some(fusion) = fusion {
                 if let Some((rank, value)) = fusion.lexical {
@@ -444,44 +393,56 @@ impl Engine {
         })
     }
 
+    /// Highlights the request's text terms in snippets (the same analyzer as the text
+    /// field, rarer terms preferred).
     pub(crate) fn snippet_generator(
         &self,
-        searcher: &Searcher,
-        lexical: Option<&LexicalQuery>,
-    ) -> Option<SnippetGenerator> {
-        let lexical = lexical?;
-        let mut generator =
-            SnippetGenerator::create(searcher, &*lexical.combined, self.handle.fields.text).ok()?;
-        generator.set_max_num_chars(SNIPPET_CHARS);
-        Some(generator)
+        snapshot: &dyn SearchSnapshot,
+        lexical: Option<&LexicalRequest>,
+    ) -> Result<Option<SnippetGenerator>, SearchError> {
+        let Some(lexical) = lexical else {
+            return Ok(None);
+        };
+        let terms = snapshot.highlight_terms(lexical)?;
+        if terms.is_empty() {
+            return Ok(None);
+        }
+        // The field is only used to read whole documents, which this never does.
+        let field = tantivy::schema::Field::from_field_id(0);
+        Ok(Some(SnippetGenerator::new(
+            terms,
+            index::schema::en_analyzer(),
+            field,
+            SNIPPET_CHARS,
+        )))
     }
 
     /// Grouped search: files ranked by their best units.
     pub fn search(&self, params: SearchParams) -> Result<SearchOutcome, SearchError> {
         let started = Instant::now();
-        let searcher = self.handle.reader.searcher();
-        let plan = self.plan(&searcher, params.validate()?)?;
+        let snapshot = self.backend.snapshot()?;
+        let snapshot = &*snapshot;
+        let plan = self.plan(snapshot, params.validate()?)?;
         let params = &plan.params;
         let candidates = (params.top_k * params.units_per_file * 5).clamp(100, 5000);
         let Ranked {
-            searcher,
             hits,
             total,
             mut notes,
-        } = self.rank_units(searcher, &plan, candidates)?;
+        } = self.rank_units(snapshot, &plan, candidates)?;
         let lexical = plan.lexical.as_ref();
         // Group by file, keeping rank order; files scored by their best units.
         let mut keyed = Vec::with_capacity(hits.len());
         for hit in hits {
-            keyed.push((self.file_id_of(&searcher, hit.address)?, hit.score, hit));
+            keyed.push((snapshot.file_id(hit.key)?, hit.score, hit));
         }
         let scored = group_by_file(keyed);
         if params.planner.folders && params.explain && scored.len() > 1 {
-            self.folder_affinity(&searcher, &scored, &mut notes)?;
+            self.folder_affinity(snapshot, &scored, &mut notes)?;
         } else if !params.planner.folders {
             notes.push("folders: off".to_string());
         }
-        let snippets = self.snippet_generator(&searcher, lexical);
+        let snippets = self.snippet_generator(snapshot, lexical)?;
         let mut guard = self.guard();
         let mut files = Vec::with_capacity(params.top_k.min(scored.len()));
         for FileGroup {
@@ -493,7 +454,7 @@ impl Engine {
             if files.len() == params.top_k {
                 break;
             }
-            let Some(file) = self.with_manifest(|m| m.get_by_file_id(&file_id))? else {
+            let Some(file) = self.backend.file_by_id(&file_id)? else {
                 notes.push(format!("file {file_id} is being re-indexed; skipped"));
                 continue;
             };
@@ -507,7 +468,7 @@ impl Engine {
             let mut units = Vec::new();
             for &hit in items.iter().take(params.units_per_file) {
                 units.push(self.unit_hit(
-                    &searcher,
+                    snapshot,
                     hit,
                     lexical,
                     snippets.as_ref(),
@@ -519,7 +480,7 @@ impl Engine {
                 let exclude: HashSet<String> =
                     units.iter().map(|u| u.unit.unit_id.clone()).collect();
                 let neighbours =
-                    self.neighbours(&searcher, &file_id, &ordinals, params.context, &exclude)?;
+                    neighbours(snapshot, &file_id, &ordinals, params.context, &exclude)?;
                 units.extend(neighbours);
             }
             files.push(FileHit { file, score, units });
@@ -537,7 +498,7 @@ impl Engine {
     /// the persona dev set and lowered MRR, so scores are left alone.)
     fn folder_affinity(
         &self,
-        searcher: &Searcher,
+        snapshot: &dyn SearchSnapshot,
         scored: &[FileGroup<RankedHit>],
         notes: &mut Vec<String>,
     ) -> Result<(), SearchError> {
@@ -545,8 +506,7 @@ impl Engine {
         let mut counts: HashMap<String, (usize, f32)> = HashMap::new();
         for group in scored.iter().take_while(|g| g.score >= strong) {
             let score = group.score;
-            let doc: TantivyDocument = searcher.doc(group.items[0].address)?;
-            let path = StoredUnit::from_doc(&self.handle.fields, &doc).path;
+            let path = snapshot.unit(group.items[0].key)?.path;
             let entry = counts.entry(folder_of(&path).to_string()).or_default();
             entry.0 += 1;
             entry.1 += score;
@@ -564,21 +524,17 @@ impl Engine {
     /// Flat unit list.
     pub fn retrieve(&self, params: SearchParams) -> Result<RetrieveOutcome, SearchError> {
         let started = Instant::now();
-        let searcher = self.handle.reader.searcher();
-        let plan = self.plan(&searcher, params.validate()?)?;
+        let snapshot = self.backend.snapshot()?;
+        let snapshot = &*snapshot;
+        let plan = self.plan(snapshot, params.validate()?)?;
         let params = &plan.params;
-        let Ranked {
-            searcher,
-            hits,
-            notes,
-            ..
-        } = self.rank_units(searcher, &plan, params.top_k)?;
+        let Ranked { hits, notes, .. } = self.rank_units(snapshot, &plan, params.top_k)?;
         let lexical = plan.lexical.as_ref();
-        let snippets = self.snippet_generator(&searcher, lexical);
+        let snippets = self.snippet_generator(snapshot, lexical)?;
         let mut guard = self.guard();
         let hits = hits
             .into_iter()
-            .map(|hit| self.unit_hit(&searcher, hit, lexical, snippets.as_ref(), params.explain))
+            .map(|hit| self.unit_hit(snapshot, hit, lexical, snippets.as_ref(), params.explain))
             .collect::<Result<Vec<_>, _>>()?;
         let hits: Vec<UnitHit> = hits
             .into_iter()
@@ -589,8 +545,8 @@ impl Engine {
         let mut units = Vec::with_capacity(hits.len() * (1 + 2 * params.context));
         for hit in hits {
             let neighbours = if params.context > 0 {
-                self.neighbours(
-                    &searcher,
+                neighbours(
+                    snapshot,
                     &hit.unit.file_id,
                     &[hit.unit.ordinal],
                     params.context,
@@ -611,45 +567,34 @@ impl Engine {
             notes: if params.explain { notes } else { Vec::new() },
         })
     }
+}
 
-    /// The units within `context` ordinals of any of `ordinals` in one file, except those
-    /// in `exclude`, in ordinal order, flagged as context.
-    fn neighbours(
-        &self,
-        searcher: &Searcher,
-        file_id: &str,
-        ordinals: &[u64],
-        context: usize,
-        exclude: &HashSet<String>,
-    ) -> Result<Vec<UnitHit>, SearchError> {
-        let mut wanted: Vec<u64> = ordinals
-            .iter()
-            .flat_map(|&o| {
-                let context = context as u64;
-                o.saturating_sub(context)..=o.saturating_add(context)
-            })
-            .collect();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let mut out = Vec::new();
-        for ordinal in wanted {
-            let unit_id = format!("{file_id}:{ordinal}");
-            if exclude.contains(&unit_id) {
-                continue;
-            }
-            let term = TermQuery::new(
-                Term::from_field_text(self.handle.fields.unit_id, &unit_id),
-                IndexRecordOption::Basic,
-            );
-            let Some((_, address)) = searcher
-                .search(&term, &TopDocs::with_limit(1).order_by_score())?
-                .into_iter()
-                .next()
-            else {
-                continue; // before the first or after the last unit
-            };
-            let doc: TantivyDocument = searcher.doc(address)?;
-            let unit = StoredUnit::from_doc(&self.handle.fields, &doc);
+/// The units within `context` ordinals of any of `ordinals` in one file, except those in
+/// `exclude`, in ordinal order, flagged as context.
+fn neighbours(
+    snapshot: &dyn SearchSnapshot,
+    file_id: &str,
+    ordinals: &[u64],
+    context: usize,
+    exclude: &HashSet<String>,
+) -> Result<Vec<UnitHit>, SearchError> {
+    let mut wanted: Vec<u64> = ordinals
+        .iter()
+        .flat_map(|&o| {
+            let context = context as u64;
+            o.saturating_sub(context)..=o.saturating_add(context)
+        })
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut out = Vec::new();
+    for ordinal in wanted {
+        let unit_id = format!("{file_id}:{ordinal}");
+        if exclude.contains(&unit_id) {
+            continue;
+        }
+        // None: before the first or after the last unit.
+        if let Some(unit) = snapshot.unit_by_id(&unit_id)? {
             out.push(UnitHit {
                 snippet: html_escape(&truncate_chars(&unit.text, SNIPPET_CHARS)),
                 unit,
@@ -658,50 +603,17 @@ impl Engine {
                 is_context: true,
             });
         }
-        Ok(out)
-    }
-
-    fn file_id_of(&self, searcher: &Searcher, address: DocAddress) -> Result<String, SearchError> {
-        let segment = searcher.segment_reader(address.segment_ord);
-        let column = segment.fast_fields().str("file_id")?;
-        if let Some(column) = column {
-            let mut ords = column.term_ords(address.doc_id);
-            if let Some(ord) = ords.next() {
-                let mut out = String::new();
-                if column.ord_to_str(ord, &mut out).unwrap_or(false) {
-                    return Ok(out);
-                }
-            }
-        }
-        let doc: TantivyDocument = searcher.doc(address)?;
-        Ok(StoredUnit::from_doc(&self.handle.fields, &doc).file_id)
-    }
-}
-
-/// Scores one document under each signal query separately (0 where a signal does not
-/// match). Done with scorers rather than `Query::explain`, which must only be asked about
-/// documents that match.
-fn signal_scores(
-    searcher: &Searcher,
-    lexical: &LexicalQuery,
-    address: DocAddress,
-) -> Result<BTreeMap<String, f64>, SearchError> {
-    let segment = searcher.segment_reader(address.segment_ord);
-    let mut out = BTreeMap::new();
-    for (name, query) in &lexical.signals {
-        let weight = query.weight(EnableScoring::enabled_from_searcher(searcher))?;
-        let mut scorer = weight.scorer(segment, 1.0)?;
-        if scorer.doc() < address.doc_id {
-            scorer.seek(address.doc_id);
-        }
-        let value = if scorer.doc() == address.doc_id {
-            scorer.score()
-        } else {
-            0.0
-        };
-        out.insert(name.to_string(), f64::from(value));
     }
     Ok(out)
+}
+
+/// A unit's snippet: the highlighted best fragment, else its escaped beginning.
+pub(crate) fn snippet_of(snippets: Option<&SnippetGenerator>, text: &str) -> String {
+    snippets
+        .map(|g| g.snippet(text))
+        .filter(|s| !s.is_empty())
+        .map(|s| s.to_html())
+        .unwrap_or_else(|| html_escape(&truncate_chars(text, SNIPPET_CHARS)))
 }
 
 pub(crate) fn truncate_chars(text: &str, max: usize) -> String {

@@ -33,7 +33,7 @@ impl Engine {
         };
         let name_only = !pattern.contains('/');
         let limit = if limit == 0 { 1000 } else { limit.min(100_000) };
-        let all = self.with_manifest(|m| m.all())?;
+        let all = self.backend().files()?;
         let mut files = Vec::new();
         let mut truncated = false;
         let mut guard = self.guard();
@@ -65,7 +65,8 @@ impl Engine {
     pub fn metadata(&self, path: &str) -> Result<FileRecord, SearchError> {
         let path = normalize_path(path)?;
         let record = self
-            .with_manifest(|m| m.get(&path))?
+            .backend()
+            .file(&path)?
             .ok_or_else(|| SearchError::NotFound(format!("no file {path:?} in the index")))?;
         if record.status != FileStatus::Skipped && !self.guard().allows(&record.path) {
             return Err(SearchError::invalid(format!(
@@ -86,7 +87,7 @@ impl Engine {
                 record.parent_path.unwrap_or_default()
             )));
         }
-        let root = std::path::Path::new(&self.handle().info.profile_root);
+        let root = std::path::Path::new(self.profile_root());
         let canonical_root = root
             .canonicalize()
             .map_err(|e| SearchError::NotFound(format!("profile root is not readable: {e}")))?;
@@ -105,23 +106,22 @@ impl Engine {
     /// A file's record and all its units in order.
     pub fn text(&self, path: &str) -> Result<(FileRecord, Vec<StoredUnit>), SearchError> {
         let record = self.metadata(path)?;
-        let units = self.handle().units_of_file(&record.file_id)?;
+        let units = self.backend().units_of_file(&record.file_id)?;
         Ok((record, units))
     }
 
     pub fn stats(&self) -> Result<StatsOutcome, SearchError> {
-        let (totals, last_commit, (with_vectors, units)) = self.with_manifest(|m| {
-            Ok((m.totals()?, m.info("last_commit")?, m.embedding_coverage()?))
-        })?;
+        let stats = self.backend().stats()?;
         Ok(StatsOutcome {
-            totals,
-            profile_root: self.handle().info.profile_root.clone(),
-            index_dir: self.handle().layout.root.display().to_string(),
-            last_commit,
-            embedding_coverage: if units == 0 {
+            totals: stats.totals,
+            profile_root: self.profile_root().to_string(),
+            index_dir: self.backend().location(),
+            backend: self.backend().name().to_string(),
+            last_commit: stats.last_commit,
+            embedding_coverage: if stats.units == 0 {
                 1.0
             } else {
-                with_vectors as f64 / units as f64
+                stats.units_with_vectors as f64 / stats.units as f64
             },
             dense_status: self.dense_status().map(str::to_string),
         })

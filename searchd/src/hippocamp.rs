@@ -143,7 +143,7 @@ pub fn clock(seconds: f64) -> String {
 
 /// The name of the profile (its folder), HippoCamp's `user`.
 fn profile_user(engine: &Engine) -> String {
-    Path::new(&engine.handle().info.profile_root)
+    Path::new(engine.profile_root())
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()

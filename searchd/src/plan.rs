@@ -5,14 +5,12 @@
 //! the grouping then read the plan; none of them reads the question text again.
 //! `explain` lists the plan's decisions.
 
-use tantivy::Searcher;
-
-use index::api::UnitFilter;
+use index::api::{LexicalRequest, SearchSnapshot, UnitFilter};
 
 use crate::engine::Engine;
 use crate::error::SearchError;
 use crate::planner::{is_first_person, people_in, PEOPLE_BOOST};
-use crate::query::{lexical_query, people_query, LexicalQuery, Mode, SearchParams};
+use crate::query::{lexical_query, people_signal, Mode, SearchParams};
 use crate::timeparse::TimeIntent;
 
 /// Everything decided about a request before retrieval.
@@ -22,7 +20,7 @@ pub struct QueryPlan {
     /// The mode actually used (hybrid falls back to lexical without models).
     pub mode: Mode,
     /// The BM25 query with its per-field signals (`None`: no searchable terms).
-    pub lexical: Option<LexicalQuery>,
+    pub lexical: Option<LexicalRequest>,
     /// The request's filters, pushed into every retriever.
     pub filter: UnitFilter,
     /// Dates, weekdays, hours and routines read from the question (empty when the time
@@ -48,13 +46,12 @@ impl Engine {
     /// relative to the newest content in it).
     pub(crate) fn plan(
         &self,
-        searcher: &Searcher,
+        snapshot: &dyn SearchSnapshot,
         params: SearchParams,
     ) -> Result<QueryPlan, SearchError> {
-        let fields = &self.handle().fields;
         let mut retrieval_notes = Vec::new();
         let mode = self.effective_mode(&params, &mut retrieval_notes)?;
-        let mut lexical = lexical_query(fields, &params.query);
+        let mut lexical = lexical_query(&params.query);
         let has_text = !params.query.trim().is_empty();
         if lexical.is_none() && !params.has_filters() && !(mode == Mode::Dense && has_text) {
             return Err(SearchError::invalid(
@@ -63,21 +60,21 @@ impl Engine {
         }
         retrieval_notes.push(format!("mode: {}", mode.as_str()));
         if let Some(lexical) = &lexical {
-            retrieval_notes.push(format!("terms: {}", lexical.terms.join(" ")));
+            retrieval_notes.push(format!("terms: {}", lexical.terms().join(" ")));
         }
         if !params.planner.people {
             retrieval_notes.push("people: off".to_string());
         } else if let Some(lexical) = lexical.as_mut() {
             let names = people_in(&params.query);
-            if let Some((query, terms)) = people_query(fields, &names, PEOPLE_BOOST) {
-                lexical.add_signal("people.meta", query);
+            if let Some(signal) = people_signal(&names, PEOPLE_BOOST) {
                 retrieval_notes.push(format!(
                     "people: {names:?} → meta (participants, attendees) terms [{}] ×{PEOPLE_BOOST}",
-                    terms.join(" ")
+                    signal.terms.join(" ")
                 ));
+                lexical.signals.push(signal);
             }
         }
-        let (time, first_person, prior_notes) = self.plan_priors(searcher, &params)?;
+        let (time, first_person, prior_notes) = self.plan_priors(snapshot, &params)?;
         Ok(QueryPlan {
             filter: params.unit_filter(),
             params,
@@ -93,13 +90,13 @@ impl Engine {
     /// What the question says about time (against the profile's "now") and ownership.
     fn plan_priors(
         &self,
-        searcher: &Searcher,
+        snapshot: &dyn SearchSnapshot,
         params: &SearchParams,
     ) -> Result<(TimeIntent, bool, Vec<String>), SearchError> {
         let mut notes = Vec::new();
         let switches = params.planner;
         let time = if switches.time {
-            let reference = self.reference_time(searcher, params.reference_time)?;
+            let reference = self.reference_time(snapshot, params.reference_time)?;
             let mut intent = crate::timeparse::parse(&params.query, reference);
             if intent.range.is_some() && (params.time_start.is_some() || params.time_end.is_some())
             {

@@ -3,9 +3,7 @@
 //! ownership (first-person questions discount downloaded documents) multiply the best
 //! candidates' scores by the factors of `crate::planner`.
 
-use index::StoredUnit;
-use tantivy::collector::TopDocs;
-use tantivy::{Order, Searcher, TantivyDocument};
+use index::api::SearchSnapshot;
 
 use crate::engine::{Engine, RankedHit, PRIOR_DEPTH};
 use crate::error::SearchError;
@@ -17,19 +15,13 @@ impl Engine {
     /// time in the index (capped at the real now).
     pub(crate) fn reference_time(
         &self,
-        searcher: &Searcher,
+        snapshot: &dyn SearchSnapshot,
         reference_time: Option<i64>,
     ) -> Result<chrono::NaiveDateTime, SearchError> {
         let now = chrono::Utc::now().timestamp();
         let seconds = match reference_time {
             Some(t) => t,
-            None => {
-                let newest = searcher.search(
-                    &tantivy::query::AllQuery,
-                    &TopDocs::with_limit(1).order_by_fast_field::<i64>("content_time", Order::Desc),
-                )?;
-                newest.first().and_then(|(t, _)| *t).unwrap_or(now).min(now)
-            }
+            None => snapshot.newest_content_time()?.unwrap_or(now).min(now),
         };
         Ok(chrono::DateTime::from_timestamp(seconds, 0)
             .unwrap_or_default()
@@ -39,7 +31,7 @@ impl Engine {
     /// Applies the plan's priors to the best candidates, re-sorts, and keeps `limit`.
     pub(crate) fn apply_priors(
         &self,
-        searcher: &Searcher,
+        snapshot: &dyn SearchSnapshot,
         plan: &QueryPlan,
         mut hits: Vec<RankedHit>,
         limit: usize,
@@ -49,10 +41,8 @@ impl Engine {
             return Ok(hits);
         }
         let (intent, first_person, switches) = (&plan.time, plan.first_person, plan.params.planner);
-        let fields = &self.handle().fields;
         for hit in hits.iter_mut().take(PRIOR_DEPTH) {
-            let doc: TantivyDocument = searcher.doc(hit.address)?;
-            let unit = StoredUnit::from_doc(fields, &doc);
+            let unit = snapshot.unit(hit.key)?;
             let facts = UnitFacts {
                 path: &unit.path,
                 modality: Some(unit.modality),

@@ -1,14 +1,13 @@
-//! Query planning for lexical retrieval: the parsed request ([`SearchParams`]) becomes a
-//! tantivy query — BM25 over unit text, title and structured fields, plus file-name and
-//! folder tokens at lower weight — and a filter (path prefixes, modalities, extensions,
-//! content-time range) applied as zero-scoring required clauses.
+//! A request, transport-free: the parsed parameters ([`SearchParams`]) with their
+//! defaults and limits, the lexical request a question becomes (BM25 over unit text,
+//! title and structured fields, plus file-name and folder tokens at lower weight, as
+//! plain data the storage backend evaluates) and the filter (path prefixes, modalities,
+//! extensions, content-time range) as a [`index::api::UnitFilter`].
 
-use index::schema::{en_analyzer, path_analyzer, Fields};
+use index::api::{LexicalField, LexicalRequest, LexicalSignal};
+use index::schema::{en_analyzer, path_analyzer};
 use serde::{Deserialize, Serialize};
-use tantivy::query::{AllQuery, BooleanQuery, BoostQuery, Occur, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
 use tantivy::tokenizer::{TextAnalyzer, TokenStream};
-use tantivy::Term;
 
 use crate::error::SearchError;
 
@@ -239,36 +238,9 @@ pub const META_BOOST: f32 = 0.8;
 pub const NAME_BOOST: f32 = 0.6;
 pub const FOLDERS_BOOST: f32 = 0.3;
 
-/// The lexical query split by signal, so `explain` can score each part.
-pub struct LexicalQuery {
-    /// Every signal together (what ranks).
-    pub combined: Box<dyn Query>,
-    /// `(signal name, query)` per field group.
-    pub signals: Vec<(&'static str, Box<dyn Query>)>,
-    /// The analysed terms, for `explain`.
-    pub terms: Vec<String>,
-}
-
-impl LexicalQuery {
-    /// Adds a signal (it ranks too, and `explain` scores it separately).
-    pub fn add_signal(&mut self, name: &'static str, query: Box<dyn Query>) {
-        self.signals.push((name, query));
-        self.combined = Box::new(BooleanQuery::new(
-            self.signals
-                .iter()
-                .map(|(_, q)| (Occur::Should, q.box_clone()))
-                .collect(),
-        ));
-    }
-}
-
-/// The `meta` clause for people named in a query (their analysed tokens), with the
-/// tokens; `None` when the names have no searchable tokens.
-pub fn people_query(
-    fields: &Fields,
-    names: &[String],
-    boost: f32,
-) -> Option<(Box<dyn Query>, Vec<String>)> {
+/// The `meta` signal for people named in a query (their analysed tokens); `None` when
+/// the names have no searchable tokens.
+pub fn people_signal(names: &[String], boost: f32) -> Option<LexicalSignal> {
     let mut terms: Vec<String> = Vec::new();
     for name in names {
         for term in analyse(en_analyzer(), name) {
@@ -277,7 +249,12 @@ pub fn people_query(
             }
         }
     }
-    field_query(fields.meta, &terms, boost).map(|q| (q, terms))
+    (!terms.is_empty()).then_some(LexicalSignal {
+        name: "people.meta",
+        field: LexicalField::Meta,
+        terms,
+        boost,
+    })
 }
 
 fn analyse(mut analyzer: TextAnalyzer, text: &str) -> Vec<String> {
@@ -291,87 +268,39 @@ fn analyse(mut analyzer: TextAnalyzer, text: &str) -> Vec<String> {
     out
 }
 
-fn field_query(
-    field: tantivy::schema::Field,
-    terms: &[String],
-    boost: f32,
-) -> Option<Box<dyn Query>> {
-    if terms.is_empty() {
-        return None;
-    }
-    let clauses: Vec<(Occur, Box<dyn Query>)> = terms
-        .iter()
-        .map(|t| {
-            let query: Box<dyn Query> = Box::new(TermQuery::new(
-                Term::from_field_text(field, t),
-                IndexRecordOption::WithFreqs,
-            ));
-            (Occur::Should, query)
-        })
-        .collect();
-    Some(Box::new(BoostQuery::new(
-        Box::new(BooleanQuery::new(clauses)),
-        boost,
-    )))
-}
-
-/// Builds the BM25 query; `None` when the text has no searchable terms.
-pub fn lexical_query(fields: &Fields, text: &str) -> Option<LexicalQuery> {
+/// The BM25 request for a question: its analysed terms in unit text, title and
+/// structured fields, and its path tokens in file and folder names at lower weight;
+/// `None` when the text has no searchable terms.
+pub fn lexical_query(text: &str) -> Option<LexicalRequest> {
     let prose_terms = analyse(en_analyzer(), text);
     // Path tokens: not stemmed, and only words the prose analyser keeps (no stop words).
     let path_terms: Vec<String> = analyse(path_analyzer(), text)
         .into_iter()
         .filter(|t| !analyse(en_analyzer(), t).is_empty())
         .collect();
-    let mut signals: Vec<(&'static str, Box<dyn Query>)> = Vec::new();
     let groups = [
-        ("bm25.text", fields.text, &prose_terms, TEXT_BOOST),
-        ("bm25.title", fields.title, &prose_terms, TITLE_BOOST),
-        ("bm25.meta", fields.meta, &prose_terms, META_BOOST),
-        ("bm25.name", fields.name, &path_terms, NAME_BOOST),
-        ("bm25.folders", fields.folders, &path_terms, FOLDERS_BOOST),
+        ("bm25.text", LexicalField::Text, &prose_terms, TEXT_BOOST),
+        ("bm25.title", LexicalField::Title, &prose_terms, TITLE_BOOST),
+        ("bm25.meta", LexicalField::Meta, &prose_terms, META_BOOST),
+        ("bm25.name", LexicalField::Name, &path_terms, NAME_BOOST),
+        (
+            "bm25.folders",
+            LexicalField::Folders,
+            &path_terms,
+            FOLDERS_BOOST,
+        ),
     ];
-    for (name, field, terms, boost) in groups {
-        if let Some(query) = field_query(field, terms, boost) {
-            signals.push((name, query));
-        }
-    }
-    if signals.is_empty() {
-        return None;
-    }
-    let combined: Box<dyn Query> = Box::new(BooleanQuery::new(
-        signals
-            .iter()
-            .map(|(_, q)| (Occur::Should, q.box_clone()))
-            .collect(),
-    ));
-    let mut terms = prose_terms;
-    for t in path_terms {
-        if !terms.contains(&t) {
-            terms.push(t);
-        }
-    }
-    Some(LexicalQuery {
-        combined,
-        signals,
-        terms,
-    })
-}
-
-/// Lexical query AND filter; a filter alone matches everything it lets through.
-pub fn full_query(
-    lexical: Option<&LexicalQuery>,
-    filter: Option<Box<dyn Query>>,
-) -> Box<dyn Query> {
-    match (lexical, filter) {
-        (Some(lexical), Some(filter)) => Box::new(BooleanQuery::new(vec![
-            (Occur::Must, lexical.combined.box_clone()),
-            (Occur::Must, filter),
-        ])),
-        (Some(lexical), None) => lexical.combined.box_clone(),
-        (None, Some(filter)) => filter,
-        (None, None) => Box::new(AllQuery),
-    }
+    let signals: Vec<LexicalSignal> = groups
+        .into_iter()
+        .filter(|(_, _, terms, _)| !terms.is_empty())
+        .map(|(name, field, terms, boost)| LexicalSignal {
+            name,
+            field,
+            terms: terms.clone(),
+            boost,
+        })
+        .collect();
+    (!signals.is_empty()).then_some(LexicalRequest { signals })
 }
 
 #[cfg(test)]

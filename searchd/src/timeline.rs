@@ -9,12 +9,9 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::time::Instant;
 
-use index::StoredUnit;
-use tantivy::collector::{Count, TopDocs};
-use tantivy::query::Query;
-use tantivy::{Order, TantivyDocument, Term};
+use index::api::{Matches, TimeOrder, UnitFilter};
 
-use crate::engine::{html_escape, truncate_chars, Engine, SNIPPET_CHARS};
+use crate::engine::{snippet_of, Engine};
 use crate::error::SearchError;
 use crate::planner::folder_of;
 use crate::query::lexical_query;
@@ -152,13 +149,11 @@ pub fn group(mut units: Vec<TimelineUnit>) -> Vec<TimelineDay> {
 impl Engine {
     /// Files and units in a time range, grouped by local day, folder and file.
     pub fn timeline(&self, params: TimelineParams) -> Result<TimelineOutcome, SearchError> {
-        use std::ops::Bound;
-        use tantivy::query::{BooleanQuery, Occur, RangeQuery};
         /// Slack around a wall-clock range: the widest UTC offsets.
         const ZONE_SLACK: i64 = 14 * 3600;
         let started = Instant::now();
-        let fields = &self.handle().fields;
-        let searcher = self.handle().reader.searcher();
+        let snapshot = self.backend().snapshot()?;
+        let snapshot = &*snapshot;
         let mut notes = Vec::new();
         for (name, text) in [
             ("when", params.when.as_deref().unwrap_or("")),
@@ -189,7 +184,7 @@ impl Engine {
                 ))
             }
             (Some(when), false) => {
-                let reference = self.reference_time(&searcher, params.reference_time)?;
+                let reference = self.reference_time(snapshot, params.reference_time)?;
                 let intent = crate::timeparse::parse(when, reference);
                 let Some((a, b)) = intent.range else {
                     return Err(SearchError::invalid(format!(
@@ -203,8 +198,8 @@ impl Engine {
                 ));
                 (
                     Some((a, b)),
-                    Bound::Included(a.and_utc().timestamp() - ZONE_SLACK),
-                    Bound::Excluded(b.and_utc().timestamp() + ZONE_SLACK),
+                    Some(a.and_utc().timestamp() - ZONE_SLACK),
+                    Some(b.and_utc().timestamp() + ZONE_SLACK),
                     format!("{a}..{b}"),
                 )
             }
@@ -221,47 +216,36 @@ impl Engine {
                 };
                 (
                     None,
-                    params.start.map_or(Bound::Unbounded, Bound::Included),
-                    params.end.map_or(Bound::Unbounded, Bound::Excluded),
+                    params.start,
+                    params.end,
                     format!("{}..{}", text(params.start), text(params.end)),
                 )
             }
         };
-        let range: Box<dyn Query> = Box::new(RangeQuery::new(
-            lower.map(|t| Term::from_field_i64(fields.content_time, t)),
-            upper.map(|t| Term::from_field_i64(fields.content_time, t)),
-        ));
+        let filter = UnitFilter {
+            time_start: lower,
+            time_end: upper,
+            ..UnitFilter::default()
+        };
         let lexical = if params.query.trim().is_empty() {
             None
         } else {
-            let lexical = lexical_query(fields, &params.query).ok_or_else(|| {
+            let lexical = lexical_query(&params.query).ok_or_else(|| {
                 SearchError::invalid(
                     "query has no searchable terms (only stop words or punctuation)",
                 )
             })?;
-            notes.push(format!("terms: {}", lexical.terms.join(" ")));
+            notes.push(format!("terms: {}", lexical.terms().join(" ")));
             Some(lexical)
-        };
-        let query: Box<dyn Query> = match &lexical {
-            Some(lexical) => Box::new(BooleanQuery::new(vec![
-                (Occur::Must, lexical.combined.box_clone()),
-                (Occur::Must, range),
-            ])),
-            None => range,
         };
         let max = match params.max_units {
             0 => MAX_TIMELINE_UNITS,
             n => n.min(MAX_TIMELINE_UNITS),
         };
-        let (hits, count) = searcher.search(
-            &query,
-            &(
-                TopDocs::with_limit(max).order_by_fast_field::<i64>("content_time", Order::Asc),
-                Count,
-            ),
-        )?;
+        let Matches { hits, total: count } =
+            snapshot.by_time(lexical.as_ref(), &filter, max, TimeOrder::OldestFirst)?;
         let scanned = hits.len() as u64;
-        let truncated = count > hits.len();
+        let truncated = count > scanned;
         if truncated {
             notes.push(format!(
                 "truncated: {count} units in the window, the earliest {scanned} scanned"
@@ -271,9 +255,8 @@ impl Engine {
         let mut units = Vec::new();
         let mut guard = self.guard();
         let mut allowed: HashMap<String, bool> = HashMap::new();
-        for (_, address) in hits {
-            let doc: TantivyDocument = searcher.doc(address)?;
-            let unit = StoredUnit::from_doc(fields, &doc);
+        for (key, _) in hits {
+            let unit = snapshot.unit(key)?;
             let inside = *allowed
                 .entry(unit.file_id.clone())
                 .or_insert_with(|| guard.allows(&unit.path));
@@ -289,7 +272,7 @@ impl Engine {
             let title = match titles.get(&unit.file_id) {
                 Some(title) => title.clone(),
                 None => {
-                    let record = self.with_manifest(|m| m.get_by_file_id(&unit.file_id))?;
+                    let record = self.backend().file_by_id(&unit.file_id)?;
                     let title = record
                         .and_then(|r| r.title.clone().filter(|t| !t.is_empty()))
                         .or_else(|| (!unit.title.is_empty()).then(|| unit.title.clone()))
@@ -313,19 +296,14 @@ impl Engine {
         }
         let matched = units.len() as u64;
         let mut days = group(units);
-        let snippets = self.snippet_generator(&searcher, lexical.as_ref());
+        let snippets = self.snippet_generator(snapshot, lexical.as_ref())?;
         for file in days
             .iter_mut()
             .flat_map(|d| d.folders.iter_mut())
             .flat_map(|f| f.files.iter_mut())
         {
             let first = &mut file.first;
-            first.snippet = snippets
-                .as_ref()
-                .map(|g| g.snippet(&first.text))
-                .filter(|s| !s.is_empty())
-                .map(|s| s.to_html())
-                .unwrap_or_else(|| html_escape(&truncate_chars(&first.text, SNIPPET_CHARS)));
+            first.snippet = snippet_of(snippets.as_ref(), &first.text);
         }
         Ok(TimelineOutcome {
             days,
