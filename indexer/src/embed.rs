@@ -14,6 +14,8 @@ use fastembed::{
 pub use index::vector::{embedding_text, from_bytes, normalize, text_hash, to_bytes, TEXT_DIM};
 /// Tokens per text the model sees (longer texts are truncated).
 pub const MAX_TOKENS: usize = 256;
+/// Texts per model call: batches of similar length (see [`TextEncoder::embed`]).
+pub const ENCODER_BATCH: usize = 16;
 /// Name of the text embedding model, recorded with the vectors.
 pub const TEXT_MODEL: &str = "all-MiniLM-L6-v2-int8";
 
@@ -76,15 +78,50 @@ impl TextEncoder {
         Ok(TextEncoder { model })
     }
 
-    /// Embeds texts in batches; every vector has [`TEXT_DIM`] components and unit length.
+    /// Embeds texts in batches; every vector has [`TEXT_DIM`] components and unit length,
+    /// in the order of `texts`.
+    ///
+    /// Texts are batched by length (shortest first), so a batch pads to about its own
+    /// length rather than to the longest text among them all: less padding computed, and
+    /// small batches keep the runtime's peak memory (attention tensors grow with batch ×
+    /// length²) low.
     pub fn embed(&mut self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.embed_with(texts, ENCODER_BATCH, true)
+    }
+
+    /// [`TextEncoder::embed`] with a batch size, sorted by length or not.
+    pub fn embed_with(
+        &mut self,
+        texts: &[String],
+        batch_size: usize,
+        by_length: bool,
+    ) -> Result<Vec<Vec<f32>>, EmbedError> {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        let mut vectors = self
-            .model
-            .embed(texts, Some(32))
-            .map_err(|e| EmbedError::Model(e.to_string()))?;
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        if by_length {
+            order.sort_by_key(|&i| texts[i].len());
+        }
+        let mut slots: Vec<Option<Vec<f32>>> = vec![None; texts.len()];
+        for chunk in order.chunks(batch_size.max(1)) {
+            let batch: Vec<&str> = chunk.iter().map(|&i| texts[i].as_str()).collect();
+            let vectors = self
+                .model
+                .embed(batch, Some(batch_size.max(1)))
+                .map_err(|e| EmbedError::Model(e.to_string()))?;
+            if vectors.len() != chunk.len() {
+                return Err(EmbedError::Model(format!(
+                    "model returned {} vectors for {} texts",
+                    vectors.len(),
+                    chunk.len()
+                )));
+            }
+            for (&i, vector) in chunk.iter().zip(vectors) {
+                slots[i] = Some(vector);
+            }
+        }
+        let mut vectors: Vec<Vec<f32>> = slots.into_iter().flatten().collect();
         for vector in &mut vectors {
             if vector.len() != TEXT_DIM {
                 return Err(EmbedError::Model(format!(

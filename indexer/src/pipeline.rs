@@ -199,6 +199,12 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     writer.commit()?;
     progress.committed(done);
     let (index, fields, mut manifest) = writer.finish()?;
+    // The conversion models (OCR, tagger, speech) are done: free them before the
+    // vector phases load theirs, so the models take turns instead of adding up.
+    summary.ocr = stages.ocr_summary();
+    summary.media = stages.media_summary();
+    drop(converter);
+    drop(stages);
 
     // 4. Dense vectors catch up behind the lexical index (resumable per file).
     let models_dir = options.embed.then_some(&options.models_dir);
@@ -289,8 +295,6 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
             }
         }
     }
-    summary.ocr = stages.ocr_summary();
-    summary.media = stages.media_summary();
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
 }

@@ -11,8 +11,9 @@ use crate::options::Progress;
 use crate::schema::Fields;
 use crate::summary::EmbeddingSummary;
 
-/// Texts embedded per model call (across files).
-const EMBED_BATCH: usize = 64;
+/// Texts gathered across files before the encoder sorts them by length and embeds them
+/// (in batches of `embed::ENCODER_BATCH`); each file is written once all its texts are in.
+const EMBED_BATCH: usize = 256;
 
 struct FileVectors {
     path: String,
