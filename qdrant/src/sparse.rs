@@ -297,7 +297,7 @@ mod tests {
             name: "budget 2024 xlsx".into(),
             ..LexicalTexts::default()
         });
-        assert_eq!(vector.len(), 5);
+        assert_eq!(vector.len(), 6, "2 text + 1 title + 3 name terms");
         assert!(vector.windows(2).all(|w| w[0].0 < w[1].0));
         let request = LexicalRequest {
             signals: vec![
