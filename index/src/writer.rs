@@ -78,6 +78,65 @@ pub fn open_or_create(layout: &IndexLayout, profile: &Path) -> Result<(Index, Fi
     Ok((index, fields))
 }
 
+/// The texts of a unit's lexical field groups, exactly as the tantivy fields of the same
+/// names receive them (before analysis). Other backends (Qdrant's sparse vectors) build
+/// their lexical data from this same function, so the two cannot drift apart.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LexicalTexts {
+    /// `text` (en analyzer).
+    pub text: String,
+    /// `title` (en analyzer): the unit's title merged with the file's.
+    pub title: String,
+    /// `meta` (en analyzer): structured field values, one per line.
+    pub meta: String,
+    /// `name` (path analyzer): the file name split into words.
+    pub name: String,
+    /// `folders` (path analyzer): the folders the unit is filed under, split into words.
+    pub folders: String,
+}
+
+/// The unit title as indexed: the unit's own title, followed by the file's title when it
+/// does not already contain it (the stored `title` of a unit).
+pub fn merged_title(unit_title: Option<&str>, file_title: Option<&str>) -> String {
+    let mut title = unit_title.unwrap_or_default().to_string();
+    if let Some(file_title) = file_title {
+        if !title.contains(file_title) {
+            title = format!("{title}\n{file_title}").trim().to_string();
+        }
+    }
+    title
+}
+
+/// The lexical texts of a unit of the file at `path` (relative path; attachments are
+/// filed under their containing file), from its merged `title` (see [`merged_title`]),
+/// its `text` and its structured `fields`. A [`crate::StoredUnit`] holds all four.
+pub fn lexical_texts(
+    path: &str,
+    title: &str,
+    text: &str,
+    fields: &std::collections::BTreeMap<String, String>,
+) -> LexicalTexts {
+    let path = UnitPath::parse(path);
+    let folders = path
+        .filed_under()
+        .map(split_path_words)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let meta = fields
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "rrule" | "start" | "end" | "taken"))
+        .map(|(_, v)| v.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    LexicalTexts {
+        text: text.to_string(),
+        title: title.to_string(),
+        meta,
+        name: split_path_words(path.name()),
+        folders,
+    }
+}
+
 /// Builds the tantivy document of one unit.
 pub fn unit_document(
     fields: &Fields,
@@ -89,37 +148,19 @@ pub fn unit_document(
     let content_time = unit.content_time.unwrap_or(file_mtime);
     // Attachments are filed under their containing file.
     let path = UnitPath::parse(&record.path);
-    let name = path.name();
-    let folder_parts: Vec<&str> = path.filed_under().collect();
-    let facet = Facet::from_path(folder_parts.iter().copied());
-    let folder_words = folder_parts
-        .iter()
-        .map(|p| split_path_words(p))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut title = unit.title.clone().unwrap_or_default();
-    if let Some(file_title) = &record.title {
-        if !title.contains(file_title.as_str()) {
-            title = format!("{title}\n{file_title}").trim().to_string();
-        }
-    }
-    let meta_text = unit
-        .fields
-        .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "rrule" | "start" | "end" | "taken"))
-        .map(|(_, v)| v.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let facet = Facet::from_path(path.filed_under());
+    let title = merged_title(unit.title.as_deref(), record.title.as_deref());
+    let texts = lexical_texts(&record.path, &title, &unit.text, &unit.fields);
     let mut document = doc!(
         fields.unit_id => format!("{}:{ordinal}", record.file_id),
         fields.file_id => record.file_id.clone(),
         fields.path => record.path.clone(),
         fields.folder => facet,
-        fields.name => split_path_words(name),
-        fields.folders => folder_words,
-        fields.text => unit.text.clone(),
-        fields.title => title,
-        fields.meta => meta_text,
+        fields.name => texts.name,
+        fields.folders => texts.folders,
+        fields.text => texts.text,
+        fields.title => texts.title,
+        fields.meta => texts.meta,
         fields.kind => unit.kind().as_str(),
         fields.modality => record.modality_name(),
         fields.ext => record.ext.clone(),

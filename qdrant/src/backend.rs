@@ -1,0 +1,520 @@
+//! The query side: [`QdrantBackend`] implements the daemon's storage boundary
+//! ([`SearchBackend`], [`UnitSource`]) over a synced collection.
+//!
+//! Every method blocks on the backend's own small tokio runtime (two worker threads),
+//! so it is called from plain threads or `spawn_blocking` threads, never from async
+//! code directly.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use index::api::{
+    BackendStats, LexicalRequest, Matches, SearchBackend, SearchSnapshot, StoreError, TimeOrder,
+    UnitFilter, UnitKey, UnitSource, VectorSpace,
+};
+use index::manifest::{FileRecord, FileStatus, ManifestTotals};
+use index::vector::TEXT_DIM;
+use index::StoredUnit;
+use qdrant_client::qdrant::{
+    Condition, CountPointsBuilder, Direction, Filter, GetPointsBuilder, OrderBy, Query,
+    QueryPointsBuilder, ScrollPointsBuilder, VectorInput,
+};
+
+use crate::config::QdrantConfig;
+use crate::error::QdrantError;
+use crate::sync::{Remote, BM25_VECTOR, TEXT_VECTOR};
+use crate::{filter, payload, sparse};
+
+/// How many lexical matches `by_time` with a lexical request fetches before ordering
+/// them by time on the client.
+pub const BY_TIME_LEXICAL_DEPTH: u64 = 10_000;
+
+/// A synced profile in a Qdrant collection.
+pub struct QdrantBackend {
+    remote: Remote,
+    /// `Some` until dropped (shut down in the background, so dropping is safe anywhere).
+    runtime: Option<tokio::runtime::Runtime>,
+    profile_root: String,
+}
+
+impl Drop for QdrantBackend {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl QdrantBackend {
+    /// Connects to the collection of `config` and reads the profile's info point; fails
+    /// with [`QdrantError::NotSynced`] when the profile was never synced.
+    pub fn open(config: &QdrantConfig) -> Result<QdrantBackend, QdrantError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("dentate-qdrant")
+            .enable_all()
+            .build()
+            .map_err(|e| QdrantError::Runtime(e.to_string()))?;
+        let remote = {
+            let _guard = runtime.enter();
+            Remote::connect(config)?
+        };
+        let mut backend = QdrantBackend {
+            remote,
+            runtime: Some(runtime),
+            profile_root: String::new(),
+        };
+        let info = backend.block_on(async {
+            let id = payload::profile_point_id(&backend.remote.config.profile);
+            backend
+                .get(vec![id], "reading the profile's info point")
+                .await
+        })?;
+        let root = info
+            .first()
+            .and_then(|p| payload::get_str(&p.payload, "profile_root"))
+            .ok_or_else(|| QdrantError::NotSynced {
+                profile: config.profile.clone(),
+                collection: config.collection.clone(),
+            })?;
+        backend.profile_root = root.to_string();
+        Ok(backend)
+    }
+
+    pub fn config(&self) -> &QdrantConfig {
+        &self.remote.config
+    }
+
+    fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+        self.runtime
+            .as_ref()
+            .expect("the runtime lives as long as the backend")
+            .block_on(future)
+    }
+
+    fn profile(&self) -> &str {
+        &self.remote.config.profile
+    }
+
+    async fn get(
+        &self,
+        ids: Vec<qdrant_client::qdrant::PointId>,
+        context: &str,
+    ) -> Result<Vec<qdrant_client::qdrant::RetrievedPoint>, QdrantError> {
+        let request = GetPointsBuilder::new(self.remote.collection(), ids).with_payload(true);
+        Ok(self
+            .remote
+            .retry
+            .run(
+                || context.to_string(),
+                || self.remote.client.get_points(request.clone()),
+            )
+            .await?
+            .result)
+    }
+
+    async fn count(&self, selector: Filter, context: &str) -> Result<u64, QdrantError> {
+        let request = CountPointsBuilder::new(self.remote.collection())
+            .filter(selector)
+            .exact(true);
+        Ok(self
+            .remote
+            .retry
+            .run(
+                || context.to_string(),
+                || self.remote.client.count(request.clone()),
+            )
+            .await?
+            .result
+            .map_or(0, |r| r.count))
+    }
+
+    /// Units in content-time order (scroll with `order_by`).
+    async fn units_by_time(
+        &self,
+        selector: Filter,
+        limit: usize,
+        order: TimeOrder,
+    ) -> Result<Vec<StoredUnit>, QdrantError> {
+        let direction = match order {
+            TimeOrder::NewestFirst => Direction::Desc,
+            TimeOrder::OldestFirst => Direction::Asc,
+        };
+        let request = ScrollPointsBuilder::new(self.remote.collection())
+            .filter(selector)
+            .limit(limit.min(u32::MAX as usize) as u32)
+            .with_payload(true)
+            .order_by(OrderBy {
+                key: "content_time".into(),
+                direction: Some(direction as i32),
+                start_from: None,
+            });
+        let response = self
+            .remote
+            .retry
+            .run(
+                || "listing units by time".to_string(),
+                || self.remote.client.scroll(request.clone()),
+            )
+            .await?;
+        response
+            .result
+            .iter()
+            .map(|p| payload::unit_from_payload(&p.payload))
+            .collect()
+    }
+
+    /// Units found by a Query API request on a named vector, with their scores.
+    async fn query_units(
+        &self,
+        using: &str,
+        input: VectorInput,
+        selector: Filter,
+        limit: u64,
+        context: &str,
+    ) -> Result<Vec<(StoredUnit, f32)>, QdrantError> {
+        let request = QueryPointsBuilder::new(self.remote.collection())
+            .query(Query::new_nearest(input))
+            .using(using)
+            .filter(selector)
+            .limit(limit)
+            .with_payload(true);
+        let response = self
+            .remote
+            .retry
+            .run(
+                || context.to_string(),
+                || self.remote.client.query(request.clone()),
+            )
+            .await?;
+        response
+            .result
+            .iter()
+            .map(|p| Ok((payload::unit_from_payload(&p.payload)?, p.score)))
+            .collect()
+    }
+
+    fn records(&self, selector: Filter) -> Result<Vec<FileRecord>, QdrantError> {
+        self.block_on(async {
+            let points = self
+                .remote
+                .scroll_all(selector, None, "listing files")
+                .await?;
+            let mut records = points
+                .iter()
+                .map(|p| payload::record_from_payload(&p.payload))
+                .collect::<Result<Vec<_>, _>>()?;
+            records.sort_by(|a, b| a.path.cmp(&b.path));
+            Ok(records)
+        })
+    }
+
+    fn profile_info(&self, key: &str) -> Result<Option<String>, QdrantError> {
+        self.block_on(async {
+            let id = payload::profile_point_id(self.profile());
+            let points = self
+                .get(vec![id], "reading the profile's info point")
+                .await?;
+            Ok(points
+                .first()
+                .and_then(|p| payload::get_str(&p.payload, key))
+                .map(str::to_string))
+        })
+    }
+}
+
+impl UnitSource for QdrantBackend {
+    fn file(&self, path: &str) -> Result<Option<FileRecord>, StoreError> {
+        let mut must = filter::of_type(self.profile(), payload::FILE);
+        must.push(Condition::matches("path", path.to_string()));
+        Ok(self.records(Filter::must(must))?.into_iter().next())
+    }
+
+    fn file_by_id(&self, file_id: &str) -> Result<Option<FileRecord>, StoreError> {
+        let id = payload::file_point_id(self.profile(), file_id);
+        let points = self.block_on(self.get(vec![id], "reading a file point"))?;
+        Ok(points
+            .first()
+            .map(|p| payload::record_from_payload(&p.payload))
+            .transpose()?)
+    }
+
+    fn files(&self) -> Result<Vec<FileRecord>, StoreError> {
+        Ok(self.records(filter::file_points(self.profile()))?)
+    }
+
+    fn units_of_file(&self, file_id: &str) -> Result<Vec<StoredUnit>, StoreError> {
+        let selector = filter::units_of_file(self.profile(), file_id);
+        let units: Result<Vec<StoredUnit>, QdrantError> = self.block_on(async {
+            let points = self
+                .remote
+                .scroll_all(selector, None, "listing a file's units")
+                .await?;
+            let mut units = points
+                .iter()
+                .map(|p| payload::unit_from_payload(&p.payload))
+                .collect::<Result<Vec<_>, _>>()?;
+            units.sort_by_key(|u| u.ordinal);
+            Ok(units)
+        });
+        Ok(units?)
+    }
+}
+
+/// Totals over file records, like `Manifest::totals`.
+pub fn totals_of(records: &[FileRecord]) -> ManifestTotals {
+    let mut totals = ManifestTotals::default();
+    for record in records {
+        match record.status {
+            FileStatus::Indexed => {
+                totals.indexed += 1;
+                *totals
+                    .files_by_modality
+                    .entry(record.modality_name().to_string())
+                    .or_default() += 1;
+            }
+            FileStatus::Skipped => totals.skipped += 1,
+            FileStatus::Failed => totals.failed += 1,
+        }
+        totals.units += u64::from(record.unit_count);
+        for (kind, count) in &record.units_by_kind {
+            *totals.units_by_kind.entry(kind.clone()).or_default() += count;
+        }
+    }
+    totals
+}
+
+impl SearchBackend for QdrantBackend {
+    fn name(&self) -> &'static str {
+        "qdrant"
+    }
+
+    fn profile_root(&self) -> &str {
+        &self.profile_root
+    }
+
+    /// `<url> <collection>`.
+    fn location(&self) -> String {
+        format!(
+            "{} {}",
+            self.remote.config.url, self.remote.config.collection
+        )
+    }
+
+    fn snapshot(&self) -> Result<Box<dyn SearchSnapshot + '_>, StoreError> {
+        Ok(Box::new(QdrantSnapshot {
+            backend: self,
+            arena: Mutex::new(Vec::new()),
+        }))
+    }
+
+    fn vector_count(&self, space: VectorSpace<'_>) -> Result<usize, StoreError> {
+        match space {
+            VectorSpace::Text => {
+                let mut must = filter::of_type(self.profile(), payload::UNIT);
+                must.push(Condition::has_vector(TEXT_VECTOR));
+                Ok(
+                    self.block_on(self.count(Filter::must(must), "counting text vectors"))?
+                        as usize,
+                )
+            }
+            // Image vectors are not synced (yet).
+            VectorSpace::Image { .. } => Ok(0),
+        }
+    }
+
+    fn stats(&self) -> Result<BackendStats, StoreError> {
+        let records = self.files()?;
+        let units_filter = Filter::must(filter::of_type(self.profile(), payload::UNIT));
+        let mut with_vectors = filter::of_type(self.profile(), payload::UNIT);
+        with_vectors.push(Condition::has_vector(TEXT_VECTOR));
+        let (units, units_with_vectors) = self.block_on(async {
+            Ok::<_, QdrantError>((
+                self.count(units_filter, "counting units").await?,
+                self.count(Filter::must(with_vectors), "counting text vectors")
+                    .await?,
+            ))
+        })?;
+        Ok(BackendStats {
+            totals: totals_of(&records),
+            last_commit: self.profile_info("last_commit")?,
+            units_with_vectors,
+            units,
+        })
+    }
+}
+
+/// One request's view of the collection: the units its queries fetched, kept in an
+/// arena; a [`UnitKey`] is an index into it. (Qdrant has no snapshot isolation: two
+/// queries of one request may see different syncs.)
+pub struct QdrantSnapshot<'a> {
+    backend: &'a QdrantBackend,
+    arena: Mutex<Vec<StoredUnit>>,
+}
+
+impl QdrantSnapshot<'_> {
+    fn keep(&self, found: Vec<(StoredUnit, f32)>) -> Vec<(UnitKey, f32)> {
+        let mut arena = self.arena.lock().unwrap_or_else(|p| p.into_inner());
+        found
+            .into_iter()
+            .map(|(unit, score)| {
+                arena.push(unit);
+                (UnitKey(arena.len() as u64 - 1), score)
+            })
+            .collect()
+    }
+
+    fn profile(&self) -> &str {
+        self.backend.profile()
+    }
+}
+
+impl SearchSnapshot for QdrantSnapshot<'_> {
+    /// The best `depth` units by sparse BM25 (IDF from the server); `total` is the
+    /// number returned (Qdrant does not count all matches).
+    fn lexical(
+        &self,
+        request: &LexicalRequest,
+        filter: &UnitFilter,
+        depth: usize,
+    ) -> Result<Matches, StoreError> {
+        let query = sparse::query_vector(request);
+        if query.is_empty() || depth == 0 {
+            return Ok(Matches::default());
+        }
+        let found = self.backend.block_on(self.backend.query_units(
+            BM25_VECTOR,
+            VectorInput::from(query.as_slice()),
+            filter::unit_filter(self.profile(), filter),
+            depth as u64,
+            "searching the sparse BM25 vectors",
+        ))?;
+        let hits = self.keep(found);
+        Ok(Matches {
+            total: hits.len() as u64,
+            hits,
+        })
+    }
+
+    fn by_time(
+        &self,
+        lexical: Option<&LexicalRequest>,
+        filter: &UnitFilter,
+        limit: usize,
+        order: TimeOrder,
+    ) -> Result<Matches, StoreError> {
+        if limit == 0 {
+            return Ok(Matches::default());
+        }
+        let selector = filter::unit_filter(self.profile(), filter);
+        let units = match lexical {
+            None => self
+                .backend
+                .block_on(self.backend.units_by_time(selector, limit, order))?,
+            Some(request) => {
+                let query = sparse::query_vector(request);
+                if query.is_empty() {
+                    return Ok(Matches::default());
+                }
+                let found = self.backend.block_on(self.backend.query_units(
+                    BM25_VECTOR,
+                    VectorInput::from(query.as_slice()),
+                    selector,
+                    BY_TIME_LEXICAL_DEPTH,
+                    "searching the sparse BM25 vectors",
+                ))?;
+                let mut units: Vec<StoredUnit> = found.into_iter().map(|(u, _)| u).collect();
+                units.sort_by(|a, b| {
+                    let by_time = a.content_time.cmp(&b.content_time);
+                    match order {
+                        TimeOrder::OldestFirst => by_time,
+                        TimeOrder::NewestFirst => by_time.reverse(),
+                    }
+                    .then_with(|| a.unit_id.cmp(&b.unit_id))
+                });
+                units.truncate(limit);
+                units
+            }
+        };
+        let hits = self.keep(units.into_iter().map(|u| (u, 0.0)).collect());
+        Ok(Matches {
+            total: hits.len() as u64,
+            hits,
+        })
+    }
+
+    fn vectors(
+        &self,
+        space: VectorSpace<'_>,
+        query: &[f32],
+        k: usize,
+        filter: &UnitFilter,
+    ) -> Result<Vec<(UnitKey, f32)>, StoreError> {
+        match space {
+            VectorSpace::Text => {
+                if query.len() != TEXT_DIM || k == 0 {
+                    return Ok(Vec::new());
+                }
+                let found = self.backend.block_on(self.backend.query_units(
+                    TEXT_VECTOR,
+                    VectorInput::from(query.to_vec()),
+                    filter::unit_filter(self.profile(), filter),
+                    k as u64,
+                    "searching the text vectors",
+                ))?;
+                Ok(self.keep(found))
+            }
+            // Image vectors are not synced (yet): nothing to find, like an empty store.
+            VectorSpace::Image { .. } => Ok(Vec::new()),
+        }
+    }
+
+    fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError> {
+        self.arena
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(key.0 as usize)
+            .cloned()
+            .ok_or_else(|| StoreError::Backend(format!("unknown unit key {}", key.0)))
+    }
+
+    fn unit_by_id(&self, unit_id: &str) -> Result<Option<StoredUnit>, StoreError> {
+        let Some(id) = payload::unit_point_id_of(self.profile(), unit_id) else {
+            return Ok(None);
+        };
+        let points = self
+            .backend
+            .block_on(self.backend.get(vec![id], "reading a unit"))?;
+        match points.first() {
+            Some(point) => Ok(Some(payload::unit_from_payload(&point.payload)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Every text term with weight 1 (Qdrant does not expose document frequencies).
+    fn highlight_terms(
+        &self,
+        request: &LexicalRequest,
+    ) -> Result<BTreeMap<String, f32>, StoreError> {
+        Ok(request.text_terms().map(|t| (t.to_string(), 1.0)).collect())
+    }
+
+    /// Empty: one sparse vector holds every signal, so they cannot be told apart.
+    fn signal_scores(
+        &self,
+        _request: &LexicalRequest,
+        _key: UnitKey,
+    ) -> Result<BTreeMap<String, f64>, StoreError> {
+        Ok(BTreeMap::new())
+    }
+
+    fn newest_content_time(&self) -> Result<Option<i64>, StoreError> {
+        let selector = Filter::must(filter::of_type(self.profile(), payload::UNIT));
+        let newest = self.backend.block_on(self.backend.units_by_time(
+            selector,
+            1,
+            TimeOrder::NewestFirst,
+        ))?;
+        Ok(newest.first().map(|u| u.content_time))
+    }
+}

@@ -1,0 +1,102 @@
+//! How to reach Qdrant and where a profile's points live.
+
+use std::path::Path;
+use std::time::Duration;
+
+/// The collection every profile syncs into unless told otherwise.
+pub const DEFAULT_COLLECTION: &str = "dentate";
+
+/// Connection and layout settings of the Qdrant backend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QdrantConfig {
+    /// gRPC URL, e.g. `http://127.0.0.1:6334` (binaries read `DENTATE_QDRANT_URL`).
+    pub url: String,
+    /// `DENTATE_QDRANT_API_KEY`.
+    pub api_key: Option<String>,
+    pub collection: String,
+    /// The tenant key of the profile (see [`profile_key`]).
+    pub profile: String,
+    /// Used when the collection is created.
+    pub shard_number: u32,
+    /// Used when the collection is created.
+    pub replication_factor: u32,
+    /// int8 scalar quantization of the `text` vectors (when the collection is created).
+    pub quantize: bool,
+    /// Timeout of one request.
+    pub timeout: Duration,
+    /// Attempts of a request failing with a transient error (Unavailable,
+    /// DeadlineExceeded, ResourceExhausted, connection refused) before it is reported.
+    pub retries: u32,
+    /// Delay before the first retry; doubled for each further one.
+    pub retry_delay: Duration,
+    /// Points per upsert request.
+    pub batch_size: usize,
+}
+
+impl QdrantConfig {
+    /// Defaults for the profile at `profile_root`: the shared [`DEFAULT_COLLECTION`],
+    /// the profile key of the root, one shard, one replica, 5 tries from 0.2 s.
+    pub fn new(url: &str, profile_root: &str) -> QdrantConfig {
+        QdrantConfig {
+            url: url.to_string(),
+            api_key: None,
+            collection: default_collection(profile_root),
+            profile: profile_key(profile_root),
+            shard_number: 1,
+            replication_factor: 1,
+            quantize: false,
+            timeout: Duration::from_secs(30),
+            retries: 5,
+            retry_delay: Duration::from_millis(200),
+            batch_size: 256,
+        }
+    }
+}
+
+/// The collection of a profile: always [`DEFAULT_COLLECTION`] — one collection for all
+/// profiles, which are tenants (`profile` is a tenant keyword index), so that several
+/// indexers can sync into one Qdrant without creating a collection each.
+pub fn default_collection(_profile_root: &str) -> String {
+    DEFAULT_COLLECTION.to_string()
+}
+
+/// The tenant key of a profile: the folder name (alphanumerics, `-`, `_` only; at most 32
+/// characters) and 12 hex digits of BLAKE3 over the canonical root, e.g.
+/// `Documents-3fa2c1d09b7e`. Stable for one root; different roots with the same name
+/// differ.
+pub fn profile_key(profile_root: &str) -> String {
+    let canonical = std::fs::canonicalize(profile_root)
+        .map(|p| p.to_string_lossy().to_string())
+        .unwrap_or_else(|_| profile_root.to_string());
+    let name: String = Path::new(&canonical)
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
+        .take(32)
+        .collect();
+    let hash = &blake3::hash(canonical.as_bytes()).to_hex()[..12];
+    if name.is_empty() {
+        hash.to_string()
+    } else {
+        format!("{name}-{hash}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_keys_are_stable_and_distinct() {
+        let a = profile_key("/nonexistent/a/Docs");
+        assert_eq!(a, profile_key("/nonexistent/a/Docs"));
+        assert!(a.starts_with("Docs-") && a.len() == "Docs-".len() + 12);
+        assert_ne!(a, profile_key("/nonexistent/b/Docs"));
+        assert_eq!(default_collection("/x"), "dentate");
+        let config = QdrantConfig::new("http://127.0.0.1:6334", "/nonexistent/a/Docs");
+        assert_eq!(config.profile, a);
+        assert_eq!((config.shard_number, config.replication_factor), (1, 1));
+    }
+}

@@ -1,0 +1,1058 @@
+//! The Qdrant backend against a real server: `../shared/bin/qdrant` beside the repository
+//! (started on free loopback ports in a temporary folder), or `DENTATE_QDRANT_URL` (gRPC)
+//! when set. Without either the tests print one `skipped:` line and pass.
+
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, FixedOffset};
+use converters::{FileType, Locator, Modality, Unit, UnitKind};
+use dentate_qdrant::{sync, QdrantBackend, QdrantConfig};
+use index::api::{
+    LexicalField, LexicalRequest, LexicalSignal, SearchBackend, StoreWriter, TimeOrder, UnitFilter,
+    UnitPayload, UnitSource, VectorSpace,
+};
+use index::manifest::{FileRecord, FileStatus};
+use index::vector::{embedding_text, normalize, text_hash, TEXT_DIM};
+use index::{IndexHandle, IndexLayout, IndexWriter, StoredUnit};
+use qdrant_client::qdrant::{Condition, CountPointsBuilder, Filter};
+
+/// Tests share the two cores: one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+// ---------------------------------------------------------------------------------------
+// Servers
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn qdrant_binary() -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/bin/qdrant");
+    path.is_file().then_some(path)
+}
+
+/// `GET path` on a loopback HTTP port: the status code.
+fn http_status(port: u16, path: &str) -> Option<u16> {
+    let mut stream =
+        TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), Duration::from_millis(300))
+            .ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    response.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// One Qdrant node started by a test; killed (and its folder removed) on drop.
+struct Node {
+    child: Option<Child>,
+    http: u16,
+    grpc: u16,
+    p2p: u16,
+    dir: PathBuf,
+    bootstrap: Option<u16>,
+}
+
+impl Node {
+    fn start(dir: PathBuf, cluster: bool, bootstrap: Option<u16>) -> Node {
+        let mut node = Node {
+            child: None,
+            http: free_port(),
+            grpc: free_port(),
+            p2p: free_port(),
+            dir,
+            bootstrap,
+        };
+        node.spawn(cluster);
+        node
+    }
+
+    fn spawn(&mut self, cluster: bool) {
+        std::fs::create_dir_all(&self.dir).unwrap();
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.join("qdrant.log"))
+            .unwrap();
+        let mut command = Command::new(qdrant_binary().unwrap());
+        command
+            .current_dir(&self.dir)
+            .env("QDRANT__SERVICE__HOST", "127.0.0.1")
+            .env("QDRANT__SERVICE__HTTP_PORT", self.http.to_string())
+            .env("QDRANT__SERVICE__GRPC_PORT", self.grpc.to_string())
+            .env("QDRANT__STORAGE__STORAGE_PATH", self.dir.join("storage"))
+            .env(
+                "QDRANT__STORAGE__SNAPSHOTS_PATH",
+                self.dir.join("snapshots"),
+            )
+            .env("QDRANT__TELEMETRY_DISABLED", "true")
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log);
+        if cluster {
+            command
+                .env("QDRANT__CLUSTER__ENABLED", "true")
+                .env("QDRANT__CLUSTER__P2P__PORT", self.p2p.to_string())
+                .arg("--uri")
+                .arg(format!("http://127.0.0.1:{}", self.p2p));
+            if let Some(boot) = self.bootstrap {
+                command
+                    .arg("--bootstrap")
+                    .arg(format!("http://127.0.0.1:{boot}"));
+            }
+        }
+        self.child = Some(command.spawn().expect("start qdrant"));
+        let started = Instant::now();
+        while http_status(self.http, "/readyz") != Some(200) {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "qdrant did not become ready; log: {}",
+                std::fs::read_to_string(self.dir.join("qdrant.log")).unwrap_or_default()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.grpc)
+    }
+
+    /// SIGKILL.
+    fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Where the tests find Qdrant: a node they started (kept alive by the guard) or an
+/// external URL.
+struct Server {
+    url: String,
+    _node: Option<Node>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+fn server() -> Option<Server> {
+    if let Ok(url) = std::env::var("DENTATE_QDRANT_URL") {
+        return Some(Server {
+            url,
+            _node: None,
+            _dir: None,
+        });
+    }
+    let Some(_) = qdrant_binary() else {
+        println!(
+            "skipped: no Qdrant server (no ../shared/bin/qdrant beside the repository, DENTATE_QDRANT_URL unset)"
+        );
+        return None;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let node = Node::start(dir.path().join("node"), false, None);
+    Some(Server {
+        url: node.url(),
+        _node: Some(node),
+        _dir: Some(dir),
+    })
+}
+
+fn unique(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{name}-{}-{nanos}", std::process::id())
+}
+
+// ---------------------------------------------------------------------------------------
+// A small embedded index
+
+fn time(text: &str) -> DateTime<FixedOffset> {
+    DateTime::parse_from_rfc3339(text).unwrap()
+}
+
+struct FixtureFile {
+    path: &'static str,
+    modality: Modality,
+    ext: &'static str,
+    kind: UnitKind,
+    texts: Vec<&'static str>,
+    time: &'static str,
+}
+
+fn fixture_files() -> Vec<FixtureFile> {
+    let file = |path, modality, ext, kind, texts: Vec<&'static str>, time| FixtureFile {
+        path,
+        modality,
+        ext,
+        kind,
+        texts,
+        time,
+    };
+    vec![
+        file(
+            "Documents/Finance/budget-2024.pdf",
+            Modality::Document,
+            "pdf",
+            UnitKind::Page,
+            vec![
+                "Quarterly budget report for the finance team",
+                "Budget tables: salaries, rent, travel",
+                "Appendix with the auditor's remarks",
+            ],
+            "2024-01-15T09:00:00+01:00",
+        ),
+        file(
+            "Documents/Notes/ideas.txt",
+            Modality::Text,
+            "txt",
+            UnitKind::Span,
+            vec![
+                "Ideas for the garden: lemon tree, tomatoes",
+                "Rust ownership and borrowing notes",
+                "Reading list: history of Lisbon",
+                "Call the plumber about the leaking sink",
+            ],
+            "2023-06-01T18:30:00+02:00",
+        ),
+        file(
+            "Mail/Inbox/trip.eml",
+            Modality::Text,
+            "eml",
+            UnitKind::Message,
+            vec!["Flight booking confirmation to Lisbon, Portugal, departing in May"],
+            "2024-04-02T07:45:00+00:00",
+        ),
+        file(
+            "Mail/Inbox/trip.eml#attachment/itinerary.pdf",
+            Modality::Document,
+            "pdf",
+            UnitKind::Page,
+            vec![
+                "Itinerary: hotel in Alfama, tram 28, pasteis de nata",
+                "Return flight details and baggage allowance",
+            ],
+            "2024-04-02T07:45:00+00:00",
+        ),
+        file(
+            "Photos/2023/beach.jpg",
+            Modality::Image,
+            "jpg",
+            UnitKind::Image,
+            vec!["Photo at the beach, sunset over the ocean"],
+            "2023-08-20T20:10:00+01:00",
+        ),
+        file(
+            "Recipes/lemon-cake.md",
+            Modality::Text,
+            "md",
+            UnitKind::Span,
+            vec![
+                "Lemon cake: flour, sugar, eggs, lemons",
+                "Bake for forty minutes, then glaze with lemon icing",
+                "Variation: orange cake with almonds",
+            ],
+            "2022-12-24T15:00:00+01:00",
+        ),
+        file(
+            "top.md",
+            Modality::Text,
+            "md",
+            UnitKind::Span,
+            vec![
+                "Top level readme about the whole archive",
+                "Insurance renewal and car service reminders",
+            ],
+            "2024-02-29T12:00:00-05:00",
+        ),
+        file(
+            "Audio/interview.mp3",
+            Modality::Audio,
+            "mp3",
+            UnitKind::Media,
+            vec![
+                "Interview transcript: the mayor discusses trams and budget",
+                "Second part: questions from the audience about parking",
+            ],
+            "2021-03-03T10:00:00+00:00",
+        ),
+    ]
+}
+
+fn record_of(file: &FixtureFile, version: &str) -> FileRecord {
+    let mut units_by_kind = std::collections::BTreeMap::new();
+    units_by_kind.insert(file.kind.as_str().to_string(), file.texts.len() as u64);
+    FileRecord {
+        size: 100,
+        mtime_ns: 1,
+        hash: Some(format!("hash-{}-{version}", file.path)),
+        converter_version: 1,
+        file_type: Some(FileType::parse(file.ext).unwrap_or(FileType::Text)),
+        modality: Some(file.modality),
+        ext: file.ext.to_string(),
+        unit_count: file.texts.len() as u32,
+        units_by_kind,
+        title: Some(format!(
+            "Title of {}",
+            file.path.rsplit('/').next().unwrap()
+        )),
+        parent_path: file
+            .path
+            .split_once("#attachment/")
+            .map(|(parent, _)| parent.to_string()),
+        ..FileRecord::new(file.path)
+    }
+}
+
+fn units_of(file: &FixtureFile) -> Vec<Unit> {
+    file.texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let when = time(file.time) + chrono::Duration::hours(i as i64);
+            let mut unit = Unit::new(
+                file.kind,
+                Locator {
+                    page: Some(i as u32 + 1),
+                    ..Locator::default()
+                },
+                text.to_string(),
+            )
+            .with_time(Some(when));
+            if i == 0 {
+                unit = unit
+                    .with_title(format!("Unit title {i}"))
+                    .with_field("from", "Ann Example <ann@example.org>");
+            }
+            unit
+        })
+        .collect()
+}
+
+/// A deterministic unit-length vector per unit id.
+fn vector_for(unit_id: &str) -> Vec<f32> {
+    let hash = blake3::hash(unit_id.as_bytes());
+    let b = hash.as_bytes();
+    let mut v = vec![0.0f32; TEXT_DIM];
+    for i in 0..8 {
+        v[(b[i] as usize * 3 + i) % TEXT_DIM] += (i + 1) as f32;
+    }
+    normalize(&mut v);
+    v
+}
+
+fn put_vectors(writer: &mut IndexWriter, handle: &IndexHandle, record: &FileRecord) {
+    let units = handle.units_of_file(&record.file_id).unwrap();
+    let rows: Vec<(String, String, Vec<f32>)> = units
+        .iter()
+        .map(|u| {
+            (
+                u.unit_id.clone(),
+                text_hash(&embedding_text(&u.title, &u.text)),
+                vector_for(&u.unit_id),
+            )
+        })
+        .collect();
+    writer
+        .put_text_vectors(
+            &record.path,
+            &record.file_id,
+            record.hash.as_deref().unwrap(),
+            &rows,
+        )
+        .unwrap();
+}
+
+struct Fixture {
+    _profile: tempfile::TempDir,
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn build() -> Fixture {
+        let profile = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let layout = IndexLayout::new(dir.path());
+        let mut writer = IndexWriter::open(&layout, profile.path(), 1, 15_000_000).unwrap();
+        let mut records = Vec::new();
+        for file in fixture_files() {
+            let record = record_of(&file, "v1");
+            writer
+                .add_file(record.clone(), &units_of(&file), time(file.time))
+                .unwrap();
+            records.push(record);
+        }
+        // A failed file: a record without units.
+        writer.put_record(FileRecord {
+            status: FileStatus::Failed,
+            reason: Some("corrupt".into()),
+            error: Some("bad xref table".into()),
+            ext: "pdf".into(),
+            ..FileRecord::new("Broken/bad.pdf")
+        });
+        writer.commit().unwrap();
+        let handle = IndexHandle::open(dir.path()).unwrap();
+        // Vectors for every file but the audio one.
+        for record in records.iter().filter(|r| r.ext != "mp3") {
+            put_vectors(&mut writer, &handle, record);
+        }
+        writer.finish().unwrap();
+        Fixture {
+            _profile: profile,
+            dir,
+        }
+    }
+
+    fn handle(&self) -> IndexHandle {
+        IndexHandle::open(self.dir.path()).unwrap()
+    }
+
+    fn all_units(&self) -> Vec<StoredUnit> {
+        let handle = self.handle();
+        let manifest = handle.manifest().unwrap();
+        manifest
+            .all()
+            .unwrap()
+            .iter()
+            .flat_map(|r| handle.units_of_file(&r.file_id).unwrap())
+            .collect()
+    }
+}
+
+fn config(url: &str, profile: &str) -> QdrantConfig {
+    let mut config = QdrantConfig::new(url, "/unused");
+    config.collection = unique("dentate-test");
+    config.profile = profile.to_string();
+    config.retry_delay = Duration::from_millis(100);
+    config.batch_size = 2; // several batches per file
+    config
+}
+
+/// Points of a profile in the collection, by `doc_type` (`None`: all).
+fn count_points(config: &QdrantConfig, doc_type: Option<&str>) -> u64 {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let client = qdrant_client::Qdrant::from_url(&config.url)
+            .skip_compatibility_check()
+            .build()
+            .unwrap();
+        let mut must = vec![Condition::matches("profile", config.profile.clone())];
+        if let Some(doc_type) = doc_type {
+            must.push(Condition::matches("doc_type", doc_type.to_string()));
+        }
+        client
+            .count(
+                CountPointsBuilder::new(config.collection.clone())
+                    .filter(Filter::must(must))
+                    .exact(true),
+            )
+            .await
+            .unwrap()
+            .result
+            .unwrap()
+            .count
+    })
+}
+
+fn text_request(query: &str) -> LexicalRequest {
+    LexicalRequest {
+        signals: vec![LexicalSignal {
+            name: "bm25.text",
+            field: LexicalField::Text,
+            terms: dentate_qdrant::sparse::analyze(LexicalField::Text, query),
+            boost: 1.0,
+        }],
+    }
+}
+
+/// The best unit of a plain tantivy query over the text field.
+fn tantivy_top(handle: &IndexHandle, query: &str) -> Option<String> {
+    use tantivy::collector::TopDocs;
+    use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+    use tantivy::schema::IndexRecordOption;
+    let clauses: Vec<(Occur, Box<dyn Query>)> =
+        dentate_qdrant::sparse::analyze(LexicalField::Text, query)
+            .into_iter()
+            .map(|t| {
+                let q: Box<dyn Query> = Box::new(TermQuery::new(
+                    tantivy::Term::from_field_text(handle.fields.text, &t),
+                    IndexRecordOption::WithFreqs,
+                ));
+                (Occur::Should, q)
+            })
+            .collect();
+    let searcher = handle.reader.searcher();
+    let hits = searcher
+        .search(
+            &BooleanQuery::new(clauses),
+            &TopDocs::with_limit(1).order_by_score(),
+        )
+        .unwrap();
+    hits.first().map(|(_, address)| {
+        let doc: tantivy::TantivyDocument = searcher.doc(*address).unwrap();
+        StoredUnit::from_doc(&handle.fields, &doc).unit_id
+    })
+}
+
+fn filters() -> Vec<UnitFilter> {
+    vec![
+        UnitFilter::default(),
+        UnitFilter {
+            path_prefixes: vec!["/Documents/".into()],
+            ..UnitFilter::default()
+        },
+        UnitFilter {
+            path_prefixes: vec!["Docu".into()],
+            ..UnitFilter::default()
+        },
+        UnitFilter {
+            path_prefixes: vec!["Mail/Inbox/trip.eml".into()],
+            ..UnitFilter::default()
+        },
+        UnitFilter {
+            path_prefixes: vec!["Mail".into(), "top.md".into()],
+            modalities: vec!["text".into(), "document".into()],
+            ..UnitFilter::default()
+        },
+        UnitFilter {
+            extensions: vec!["pdf".into(), "jpg".into()],
+            ..UnitFilter::default()
+        },
+        UnitFilter {
+            kinds: vec!["span".into()],
+            time_start: Some(time("2023-01-01T00:00:00Z").timestamp()),
+            time_end: Some(time("2024-01-01T00:00:00Z").timestamp()),
+            ..UnitFilter::default()
+        },
+        UnitFilter {
+            time_start: Some(time("2024-04-02T07:45:00Z").timestamp()),
+            ..UnitFilter::default()
+        },
+        UnitFilter {
+            path_prefixes: vec!["/".into()],
+            time_end: Some(time("2022-12-24T14:00:00Z").timestamp()),
+            ..UnitFilter::default()
+        },
+    ]
+}
+
+// ---------------------------------------------------------------------------------------
+// Tests
+
+#[test]
+fn sync_search_and_converge() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(server) = server() else { return };
+    let fixture = Fixture::build();
+    let config = config(&server.url, "test-profile");
+    let handle = fixture.handle();
+    let all = fixture.all_units();
+    let manifest = handle.manifest().unwrap();
+    let records = manifest.all().unwrap();
+    assert_eq!(all.len(), 18);
+    assert_eq!(records.len(), 9);
+
+    // First sync: every file written, in several batches.
+    let started = Instant::now();
+    let mut seen = Vec::new();
+    let summary = sync(&handle, &config, |p| seen.push((p.path, p.written))).unwrap();
+    println!("first sync: {summary:?} in {:?}", started.elapsed());
+    assert_eq!(
+        (
+            summary.files,
+            summary.changed,
+            summary.unchanged,
+            summary.removed
+        ),
+        (9, 9, 0, 0)
+    );
+    assert_eq!(summary.units_written, 18);
+    assert_eq!(seen.len(), 9);
+    assert_eq!(count_points(&config, Some("unit")), 18);
+    assert_eq!(count_points(&config, Some("file")), 9);
+    let clean_total = count_points(&config, None);
+    assert_eq!(clean_total, 18 + 9 + 1);
+
+    // Second sync: nothing rewritten.
+    let summary = sync(&handle, &config, |_| {}).unwrap();
+    assert_eq!(
+        (summary.changed, summary.unchanged, summary.units_written),
+        (0, 9, 0)
+    );
+
+    let backend = QdrantBackend::open(&config).unwrap();
+    assert_eq!(backend.name(), "qdrant");
+    assert_eq!(backend.profile_root(), handle.info.profile_root);
+    assert!(backend.location().ends_with(&config.collection));
+
+    // Files and units read back exactly.
+    let remote_files = backend.files().unwrap();
+    assert_eq!(remote_files, records);
+    for record in &records {
+        assert_eq!(
+            backend.units_of_file(&record.file_id).unwrap(),
+            handle.units_of_file(&record.file_id).unwrap(),
+            "{}",
+            record.path
+        );
+        assert_eq!(backend.file(&record.path).unwrap().as_ref(), Some(record));
+        assert_eq!(
+            backend.file_by_id(&record.file_id).unwrap().as_ref(),
+            Some(record)
+        );
+    }
+    assert!(backend.file("nope.txt").unwrap().is_none());
+
+    // Stats like the manifest's.
+    let stats = backend.stats().unwrap();
+    assert_eq!(stats.totals, manifest.totals().unwrap());
+    assert_eq!(stats.units, 18);
+    assert_eq!(
+        stats.units_with_vectors, 16,
+        "the audio file has no vectors"
+    );
+    assert_eq!(stats.last_commit, manifest.info("last_commit").unwrap());
+    assert_eq!(backend.vector_count(VectorSpace::Text).unwrap(), 16);
+
+    let snapshot = backend.snapshot().unwrap();
+    // Lexical: the same best unit as tantivy; hits pass the filter.
+    for query in [
+        "budget report",
+        "lemon cake",
+        "lisbon",
+        "plumber sink",
+        "flight",
+        "trams",
+        "insurance",
+    ] {
+        let matches = snapshot
+            .lexical(&text_request(query), &UnitFilter::default(), 5)
+            .unwrap();
+        assert!(!matches.hits.is_empty(), "{query}");
+        let top = snapshot.unit(matches.hits[0].0).unwrap();
+        assert_eq!(Some(top.unit_id), tantivy_top(&handle, query), "{query}");
+        assert_eq!(matches.total, matches.hits.len() as u64);
+    }
+    // Filters: the server's filtering equals the reference on every unit.
+    for filter in filters() {
+        let expected: BTreeSet<String> = all
+            .iter()
+            .filter(|u| filter.matches(&UnitPayload::of(u)))
+            .map(|u| u.unit_id.clone())
+            .collect();
+        let listed = snapshot
+            .by_time(None, &filter, 1000, TimeOrder::OldestFirst)
+            .unwrap();
+        let units: Vec<StoredUnit> = listed
+            .hits
+            .iter()
+            .map(|(k, _)| snapshot.unit(*k).unwrap())
+            .collect();
+        let got: BTreeSet<String> = units.iter().map(|u| u.unit_id.clone()).collect();
+        assert_eq!(got, expected, "{filter:?}");
+        assert!(
+            units
+                .windows(2)
+                .all(|w| w[0].content_time <= w[1].content_time),
+            "oldest first"
+        );
+        let lexical = snapshot
+            .lexical(&text_request("budget lemon lisbon flight"), &filter, 50)
+            .unwrap();
+        for (key, _) in lexical.hits {
+            assert!(expected.contains(&snapshot.unit(key).unwrap().unit_id));
+        }
+        // Vector search honours the filter too.
+        let hits = snapshot
+            .vectors(VectorSpace::Text, &vector_for(&all[0].unit_id), 50, &filter)
+            .unwrap();
+        for (key, _) in &hits {
+            assert!(expected.contains(&snapshot.unit(*key).unwrap().unit_id));
+        }
+    }
+    // by_time newest first, with and without a lexical request.
+    let newest = snapshot
+        .by_time(None, &UnitFilter::default(), 3, TimeOrder::NewestFirst)
+        .unwrap();
+    let times: Vec<i64> = newest
+        .hits
+        .iter()
+        .map(|(k, _)| snapshot.unit(*k).unwrap().content_time)
+        .collect();
+    let mut all_times: Vec<i64> = all.iter().map(|u| u.content_time).collect();
+    all_times.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(times, all_times[..3]);
+    assert_eq!(snapshot.newest_content_time().unwrap(), Some(all_times[0]));
+    let lemon = snapshot
+        .by_time(
+            Some(&text_request("lemon")),
+            &UnitFilter::default(),
+            10,
+            TimeOrder::NewestFirst,
+        )
+        .unwrap();
+    let lemon_units: Vec<StoredUnit> = lemon
+        .hits
+        .iter()
+        .map(|(k, _)| snapshot.unit(*k).unwrap())
+        .collect();
+    assert_eq!(lemon_units.len(), 3);
+    assert!(lemon_units
+        .iter()
+        .all(|u| u.text.to_lowercase().contains("lemon")));
+    assert!(lemon_units
+        .windows(2)
+        .all(|w| w[0].content_time >= w[1].content_time));
+    // Vectors: a unit's own vector finds it first.
+    let target = &all[4];
+    let hits = snapshot
+        .vectors(
+            VectorSpace::Text,
+            &vector_for(&target.unit_id),
+            3,
+            &UnitFilter::default(),
+        )
+        .unwrap();
+    assert_eq!(snapshot.unit(hits[0].0).unwrap().unit_id, target.unit_id);
+    assert!((hits[0].1 - 1.0).abs() < 1e-3);
+    assert!(snapshot
+        .vectors(VectorSpace::Text, &[1.0, 0.0], 3, &UnitFilter::default())
+        .unwrap()
+        .is_empty());
+    // unit_by_id, highlight terms, signal scores.
+    assert_eq!(
+        snapshot.unit_by_id(&target.unit_id).unwrap().as_ref(),
+        Some(target)
+    );
+    assert!(snapshot.unit_by_id("nothing:0").unwrap().is_none());
+    assert!(snapshot.unit_by_id("malformed").unwrap().is_none());
+    let terms = snapshot
+        .highlight_terms(&text_request("lemon cake"))
+        .unwrap();
+    assert_eq!(terms.keys().cloned().collect::<Vec<_>>(), ["cake", "lemon"]);
+    drop(snapshot);
+
+    // Used from plain threads and from tokio's blocking threads.
+    let backend = Arc::new(backend);
+    std::thread::scope(|scope| {
+        for _ in 0..3 {
+            let backend = backend.clone();
+            scope.spawn(move || {
+                for _ in 0..5 {
+                    let snapshot = backend.snapshot().unwrap();
+                    let m = snapshot
+                        .lexical(&text_request("budget"), &UnitFilter::default(), 3)
+                        .unwrap();
+                    assert!(!m.hits.is_empty());
+                }
+            });
+        }
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let from_async = runtime.block_on({
+        let backend = backend.clone();
+        async move {
+            let tasks: Vec<_> = (0..4)
+                .map(|_| {
+                    let backend = backend.clone();
+                    tokio::task::spawn_blocking(move || {
+                        let snapshot = backend.snapshot().unwrap();
+                        snapshot
+                            .lexical(&text_request("lisbon"), &UnitFilter::default(), 3)
+                            .unwrap()
+                            .hits
+                            .len()
+                    })
+                })
+                .collect();
+            let mut found = 0;
+            for task in tasks {
+                found += task.await.unwrap();
+            }
+            found
+        }
+    });
+    assert!(from_async >= 4);
+    drop(runtime);
+
+    // Change one file and remove another locally: exactly those are synced.
+    {
+        let layout = IndexLayout::new(fixture.dir.path());
+        let root = PathBuf::from(&handle.info.profile_root);
+        let mut writer = IndexWriter::open(&layout, &root, 1, 15_000_000).unwrap();
+        let files = fixture_files();
+        let changed = FixtureFile {
+            texts: vec![
+                "Lemon cake, revised: less sugar",
+                "Bake for thirty five minutes",
+            ],
+            ..fixture_files().remove(5)
+        };
+        let record = record_of(&changed, "v2");
+        writer.delete_units(&record.file_id);
+        writer
+            .add_file(record.clone(), &units_of(&changed), time(changed.time))
+            .unwrap();
+        let removed = record_of(&files[1], "v1");
+        writer.delete_units(&removed.file_id);
+        writer.forget(removed.path.clone());
+        writer.commit().unwrap();
+        let fresh = fixture.handle();
+        put_vectors(&mut writer, &fresh, &record);
+        writer.finish().unwrap();
+    }
+    let handle = fixture.handle();
+    let summary = sync(&handle, &config, |_| {}).unwrap();
+    assert_eq!(
+        (
+            summary.files,
+            summary.changed,
+            summary.unchanged,
+            summary.removed
+        ),
+        (8, 1, 7, 1)
+    );
+    assert_eq!(summary.units_written, 2);
+    let units_now = 18 - 3 + 2 - 4;
+    assert_eq!(count_points(&config, Some("unit")), units_now);
+    assert_eq!(count_points(&config, None), units_now + 8 + 1);
+    let recipes = fixture
+        .all_units()
+        .into_iter()
+        .find(|u| u.path == "Recipes/lemon-cake.md")
+        .unwrap();
+    assert_eq!(
+        backend.units_of_file(&recipes.file_id).unwrap(),
+        handle.units_of_file(&recipes.file_id).unwrap()
+    );
+    assert!(backend.file("Documents/Notes/ideas.txt").unwrap().is_none());
+
+    // An interrupted sync (units written, file point not yet; a stale extra unit) is
+    // repaired by the next run.
+    let clean = count_points(&config, None);
+    interrupt(&config, &recipes);
+    assert_eq!(count_points(&config, Some("unit")), units_now + 1);
+    assert_eq!(count_points(&config, Some("file")), 7);
+    let summary = sync(&handle, &config, |_| {}).unwrap();
+    assert_eq!((summary.changed, summary.removed), (1, 0));
+    assert_eq!(count_points(&config, None), clean);
+    assert_eq!(
+        backend.units_of_file(&recipes.file_id).unwrap(),
+        handle.units_of_file(&recipes.file_id).unwrap()
+    );
+    drop_collection(&config);
+}
+
+/// What a sync killed between a file's units and its file point leaves behind: the file
+/// point missing, and a unit point the file no longer has.
+fn interrupt(config: &QdrantConfig, unit: &StoredUnit) {
+    use qdrant_client::qdrant::{DeletePointsBuilder, PointStruct, UpsertPointsBuilder};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let client = qdrant_client::Qdrant::from_url(&config.url)
+            .skip_compatibility_check()
+            .build()
+            .unwrap();
+        let file_point = dentate_qdrant::payload::file_point_id(&config.profile, &unit.file_id);
+        client
+            .delete_points(
+                DeletePointsBuilder::new(config.collection.clone())
+                    .points(vec![file_point])
+                    .wait(true),
+            )
+            .await
+            .unwrap();
+        let mut stale = unit.clone();
+        stale.ordinal = 99;
+        stale.unit_id = format!("{}:99", unit.file_id);
+        let point: PointStruct = dentate_qdrant::sync::unit_point(&config.profile, &stale, None);
+        client
+            .upsert_points(
+                UpsertPointsBuilder::new(config.collection.clone(), vec![point]).wait(true),
+            )
+            .await
+            .unwrap();
+    });
+}
+
+fn drop_collection(config: &QdrantConfig) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let client = qdrant_client::Qdrant::from_url(&config.url)
+            .skip_compatibility_check()
+            .build()
+            .unwrap();
+        let _ = client.delete_collection(config.collection.clone()).await;
+    });
+}
+
+#[test]
+fn an_unsynced_profile_is_a_clear_error() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(server) = server() else { return };
+    let fixture = Fixture::build();
+    let config = config(&server.url, "someone-else");
+    sync(&fixture.handle(), &config, |_| {}).unwrap();
+    let other = QdrantConfig {
+        profile: "never-synced".into(),
+        ..config.clone()
+    };
+    let error = QdrantBackend::open(&other).err().unwrap().to_string();
+    assert!(
+        error.contains("never-synced") && error.contains("not been synced"),
+        "{error}"
+    );
+    drop_collection(&config);
+}
+
+/// `GET path` on a loopback HTTP port: the body (HTTP/1.0, so never chunked).
+fn http_body(port: u16, path: &str) -> Option<String> {
+    let mut stream =
+        TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), Duration::from_millis(300))
+            .ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    response
+        .split_once("\r\n\r\n")
+        .map(|(_, body)| body.to_string())
+}
+
+/// A 3-node loopback cluster, collection with 3 shards × 2 replicas: one node is
+/// SIGKILLed while another thread queries and while a sync runs; no query is lost
+/// (retries ride over the failure), and after the node's restart a re-sync leaves
+/// exactly the points of a clean run. Runs in CI (which has `../shared`), ~20 s.
+#[test]
+fn cluster_survives_a_killed_node() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    if qdrant_binary().is_none() {
+        println!("skipped: no Qdrant server (no ../shared/bin/qdrant beside the repository)");
+        return;
+    }
+    let started = Instant::now();
+    let base = tempfile::tempdir().unwrap();
+    let n1 = Node::start(base.path().join("n1"), true, None);
+    let n2 = Node::start(base.path().join("n2"), true, Some(n1.p2p));
+    let mut n3 = Node::start(base.path().join("n3"), true, Some(n1.p2p));
+    let peers_ready = Instant::now();
+    loop {
+        let body = http_body(n1.http, "/cluster").unwrap_or_default();
+        if [n1.p2p, n2.p2p, n3.p2p]
+            .iter()
+            .all(|p| body.contains(&format!("127.0.0.1:{p}")))
+        {
+            break;
+        }
+        assert!(
+            peers_ready.elapsed() < Duration::from_secs(30),
+            "cluster: {body}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    println!("cluster up in {:?}", started.elapsed());
+
+    let fixture = Fixture::build();
+    let handle = fixture.handle();
+    let mut config = config(&n1.url(), "cluster-a");
+    config.shard_number = 3;
+    config.replication_factor = 2;
+    config.retries = 8;
+    config.retry_delay = Duration::from_millis(200);
+    config.timeout = Duration::from_secs(5);
+    sync(&handle, &config, |_| {}).unwrap();
+    let clean_total = count_points(&config, None);
+    assert_eq!(clean_total, 18 + 9 + 1);
+
+    let backend = Arc::new(QdrantBackend::open(&config).unwrap());
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let querier = {
+        let backend = backend.clone();
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let (mut sent, mut lost) = (0u32, 0u32);
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                sent += 1;
+                let found = backend.snapshot().and_then(|s| {
+                    s.lexical(&text_request("budget lemon"), &UnitFilter::default(), 5)
+                });
+                match found {
+                    Ok(m) if !m.hits.is_empty() => {}
+                    Ok(_) => lost += 1,
+                    Err(e) => {
+                        eprintln!("query lost: {e}");
+                        lost += 1;
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            (sent, lost)
+        })
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    // A second profile syncs; the node is killed in the middle of it.
+    let other = QdrantConfig {
+        profile: "cluster-b".into(),
+        ..config.clone()
+    };
+    let during = sync(&handle, &other, |p| {
+        if p.files_done == 3 {
+            n3.kill();
+        }
+    })
+    .unwrap();
+    assert_eq!(during.changed, 9);
+    std::thread::sleep(Duration::from_millis(500));
+    n3.spawn(true);
+    println!("node 3 restarted at {:?}", started.elapsed());
+    std::thread::sleep(Duration::from_millis(500));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (sent, lost) = querier.join().unwrap();
+    println!("queries sent {sent}, lost {lost}");
+    assert!(sent > 10);
+    assert_eq!(lost, 0);
+
+    // Re-sync both profiles: each has exactly the clean run's points.
+    let again = sync(&handle, &other, |_| {}).unwrap();
+    assert_eq!(again.changed, 0);
+    sync(&handle, &config, |_| {}).unwrap();
+    assert_eq!(count_points(&other, None), clean_total);
+    assert_eq!(count_points(&config, None), clean_total);
+    println!("cluster test done in {:?}", started.elapsed());
+    drop(backend);
+    drop((n1, n2, n3));
+}
