@@ -304,7 +304,7 @@ impl SearchBackend for QdrantBackend {
     fn snapshot(&self) -> Result<Box<dyn SearchSnapshot + '_>, StoreError> {
         Ok(Box::new(QdrantSnapshot {
             backend: self,
-            arena: Mutex::new(Vec::new()),
+            arena: Mutex::new(Arena::default()),
         }))
     }
 
@@ -344,12 +344,20 @@ impl SearchBackend for QdrantBackend {
     }
 }
 
+/// The units one request fetched: each unit once, so a unit found by two retrievers
+/// has one key and fusion sees it as one.
+#[derive(Default)]
+struct Arena {
+    units: Vec<StoredUnit>,
+    slots: std::collections::HashMap<String, usize>,
+}
+
 /// One request's view of the collection: the units its queries fetched, kept in an
 /// arena; a [`UnitKey`] is an index into it. (Qdrant has no snapshot isolation: two
 /// queries of one request may see different syncs.)
 pub struct QdrantSnapshot<'a> {
     backend: &'a QdrantBackend,
-    arena: Mutex<Vec<StoredUnit>>,
+    arena: Mutex<Arena>,
 }
 
 impl QdrantSnapshot<'_> {
@@ -358,8 +366,16 @@ impl QdrantSnapshot<'_> {
         found
             .into_iter()
             .map(|(unit, score)| {
-                arena.push(unit);
-                (UnitKey(arena.len() as u64 - 1), score)
+                let slot = match arena.slots.get(&unit.unit_id) {
+                    Some(&slot) => slot,
+                    None => {
+                        let slot = arena.units.len();
+                        arena.slots.insert(unit.unit_id.clone(), slot);
+                        arena.units.push(unit);
+                        slot
+                    }
+                };
+                (UnitKey(slot as u64), score)
             })
             .collect()
     }
@@ -473,6 +489,7 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
         self.arena
             .lock()
             .unwrap_or_else(|p| p.into_inner())
+            .units
             .get(key.0 as usize)
             .cloned()
             .ok_or_else(|| StoreError::Backend(format!("unknown unit key {}", key.0)))

@@ -16,12 +16,14 @@
 //!   commit time.
 
 pub mod backend;
+pub mod cli;
 pub mod config;
 pub mod error;
 pub mod filter;
 pub mod payload;
 pub mod sparse;
 pub mod sync;
+pub mod testing;
 
 pub use backend::{QdrantBackend, QdrantSnapshot};
 pub use config::{default_collection, profile_key, QdrantConfig};

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
+use dentate_qdrant::cli::{Backend, BackendArgs};
 use indexer::{IndexOptions, Progress, RunSummary, StageStatus};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -73,6 +74,8 @@ struct Cli {
     /// invalid Gold files are reported in the summary, never fatal.
     #[arg(long, value_name = "GOLD_DIR")]
     gold: Option<PathBuf>,
+    #[command(flatten)]
+    backend: BackendArgs,
 }
 
 /// Skipped paths listed per category in the text summary.
@@ -162,17 +165,77 @@ fn main() -> anyhow::Result<()> {
         )
     })?;
     bar.finish_and_clear();
+    let synced = match cli.backend.backend {
+        Backend::Embedded => None,
+        Backend::Qdrant => Some(sync_to_qdrant(&cli)?),
+    };
 
     if cli.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        let mut value = serde_json::to_value(&summary)?;
+        if let (Some(synced), Some(object)) = (&synced, value.as_object_mut()) {
+            object.insert("qdrant".to_string(), synced.clone());
+        }
+        println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         print_summary(&summary);
+        if let Some(synced) = &synced {
+            println!(
+                "qdrant {} collection {:?} profile {:?}: {} files, {} written, {} unchanged, {} removed; {} unit points ({:.2} s)",
+                synced["url"].as_str().unwrap_or_default(),
+                synced["collection"].as_str().unwrap_or_default(),
+                synced["profile"].as_str().unwrap_or_default(),
+                synced["files"],
+                synced["changed"],
+                synced["unchanged"],
+                synced["removed"],
+                synced["units_written"],
+                synced["seconds"].as_f64().unwrap_or_default()
+            );
+        }
     }
     if summary.files.failed > 0 {
         // The run completed, but some files could not be indexed (listed above).
         std::process::exit(EXIT_SOME_FILES_FAILED);
     }
     Ok(())
+}
+
+/// Mirrors the finished local index into Qdrant; the summary as JSON.
+fn sync_to_qdrant(cli: &Cli) -> anyhow::Result<serde_json::Value> {
+    let handle = index::IndexHandle::open(&cli.index)
+        .with_context(|| format!("cannot open index {}", cli.index.display()))?;
+    let config = cli.backend.qdrant_config(&handle.info.profile_root);
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let synced = dentate_qdrant::sync(&handle, &config, |p| {
+        bar.set_length(p.files_total as u64);
+        bar.set_position(p.files_done as u64);
+        bar.set_message(format!("qdrant {}", shorten(&p.path, 50)));
+    })
+    .with_context(|| {
+        format!(
+            "syncing the index into Qdrant at {} (collection {:?}) failed; the local index is complete, re-run to retry",
+            config.url, config.collection
+        )
+    })?;
+    bar.finish_and_clear();
+    Ok(serde_json::json!({
+        "url": config.url,
+        "collection": config.collection,
+        "profile": config.profile,
+        "files": synced.files,
+        "changed": synced.changed,
+        "unchanged": synced.unchanged,
+        "removed": synced.removed,
+        "units_written": synced.units_written,
+        "seconds": synced.elapsed.as_secs_f64(),
+    }))
 }
 
 /// Exit status of a run that completed with some files failed (1 is a run that could not

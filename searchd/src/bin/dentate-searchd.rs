@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Parser;
+use dentate_qdrant::cli::{Backend, BackendArgs};
 use searchd::server::{serve, Bound};
 use searchd::Engine;
 
@@ -15,9 +16,14 @@ use searchd::Engine;
 #[derive(Debug, Parser)]
 #[command(name = "dentate-searchd", version)]
 struct Cli {
-    /// Index folder written by dentate-index.
-    #[arg(long, short = 'i')]
-    index: PathBuf,
+    /// Index folder written by dentate-index (with `--backend qdrant`: optional, used
+    /// only to find the profile's key).
+    #[arg(long, short = 'i', required_unless_present_any = ["profile_key", "profile"])]
+    index: Option<PathBuf>,
+    /// With `--backend qdrant` and no index folder: the profile folder whose index was
+    /// synced (its tenant key is derived from it), or give `--profile-key`.
+    #[arg(long, value_name = "DIR")]
+    profile: Option<PathBuf>,
     /// gRPC listen address (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:50051")]
     grpc_addr: SocketAddr,
@@ -36,6 +42,41 @@ struct Cli {
     /// Default: $DENTATE_CLIP.
     #[arg(long, value_name = "DIR")]
     clip: Option<PathBuf>,
+    #[command(flatten)]
+    backend: BackendArgs,
+}
+
+/// The engine over the chosen backend.
+fn open_engine(cli: &Cli, models: Option<&std::path::Path>) -> anyhow::Result<Engine> {
+    match (cli.backend.backend, &cli.index) {
+        (Backend::Embedded, Some(index)) => Engine::open_with_models(index, models)
+            .with_context(|| format!("cannot open index {}", index.display())),
+        (Backend::Embedded, None) => anyhow::bail!("--index is required with --backend embedded"),
+        (Backend::Qdrant, index) => {
+            let profile_root = match (index, &cli.profile) {
+                (Some(index), _) => {
+                    index::IndexLayout::new(index)
+                        .read_info()
+                        .with_context(|| format!("cannot read index {}", index.display()))?
+                        .profile_root
+                }
+                (None, Some(profile)) => profile
+                    .canonicalize()
+                    .with_context(|| format!("profile folder {}", profile.display()))?
+                    .to_string_lossy()
+                    .to_string(),
+                (None, None) => String::new(),
+            };
+            let config = cli.backend.qdrant_config(&profile_root);
+            let backend = dentate_qdrant::QdrantBackend::open(&config).with_context(|| {
+                format!(
+                    "cannot serve profile {:?} from Qdrant at {} (collection {:?})",
+                    config.profile, config.url, config.collection
+                )
+            })?;
+            Ok(Engine::with_backend(Box::new(backend), models))
+        }
+    }
 }
 
 fn main() -> anyhow::Result<()> {
@@ -61,8 +102,7 @@ fn main() -> anyhow::Result<()> {
                 .unwrap_or_else(indexer::embed::default_models_dir),
         )
     };
-    let mut engine = Engine::open_with_models(&cli.index, models.as_deref())
-        .with_context(|| format!("cannot open index {}", cli.index.display()))?;
+    let mut engine = open_engine(&cli, models.as_deref())?;
     let clip = cli
         .clip
         .clone()

@@ -1,0 +1,126 @@
+//! The Qdrant backend end to end: `dentate-index --backend qdrant` syncs the sample
+//! profile into a real Qdrant server (`../shared/bin/qdrant`, started on loopback, or
+//! `DENTATE_QDRANT_URL`), and `dentate-searchd --backend qdrant` answers like the
+//! embedded daemon over the same index. Without a server the test prints `skipped:`.
+
+use serde_json::{json, Value};
+
+use crate::harness::{copy_tree, index_with, repo_root, result_paths, url_path, Daemon};
+
+/// Questions about the sample profile with one clear answer file.
+const QUESTIONS: [&str; 8] = [
+    "invoice total",
+    "joinery quote for the shelving",
+    "meeting with the bank in February",
+    "children's corner or a cafe",
+    "choir requiem practice",
+    "grant application for the shop",
+    "daily takings in March",
+    "Felix birthday plan",
+];
+
+#[test]
+fn a_profile_synced_to_qdrant_is_served_like_the_embedded_index() {
+    let Some(server) = dentate_qdrant::testing::server() else {
+        return;
+    };
+    let profile = tempfile::tempdir().unwrap();
+    copy_tree(&repo_root().join("samples/profile"), profile.path());
+    let index_dir = tempfile::tempdir().unwrap();
+    let collection = format!("e2e_{}", std::process::id());
+    let backend = [
+        "--backend",
+        "qdrant",
+        "--qdrant-url",
+        server.url.as_str(),
+        "--collection",
+        collection.as_str(),
+    ];
+    let mut args = vec!["--no-media", "--no-ocr"];
+    args.extend(backend);
+    let first = index_with(profile.path(), index_dir.path(), &args);
+    let synced = &first["qdrant"];
+    let files = synced["files"].as_u64().unwrap();
+    assert!(files > 10, "{first}");
+    assert_eq!(synced["changed"].as_u64(), Some(files), "{synced}");
+    assert!(synced["units_written"].as_u64().unwrap() > 0, "{synced}");
+    // A second run has nothing to convert and nothing to send.
+    let again = index_with(profile.path(), index_dir.path(), &args);
+    assert_eq!(again["qdrant"]["changed"], 0, "{again}");
+    assert_eq!(again["qdrant"]["unchanged"].as_u64(), Some(files));
+
+    let embedded = Daemon::start(index_dir.path());
+    let remote = Daemon::start_with(index_dir.path(), &backend);
+    let (_, stats) = remote.get("/api/stats");
+    let (_, local_stats) = embedded.get("/api/stats");
+    assert_eq!(stats["backend"], "qdrant", "{stats}");
+    assert_eq!(local_stats["backend"], "embedded");
+    assert_eq!(stats["totals"], local_stats["totals"]);
+    assert_eq!(
+        stats["embedding_coverage"],
+        local_stats["embedding_coverage"]
+    );
+
+    for mode in ["lexical", "hybrid"] {
+        let mut same = 0;
+        for question in QUESTIONS {
+            let body = json!({"query": question, "top_k": 5, "mode": mode}).to_string();
+            let (status, local) = embedded.post("/retrieve", &body);
+            assert_eq!(status, 200, "{local}");
+            let (status, served) = remote.post("/retrieve", &body);
+            assert_eq!(status, 200, "{served}");
+            // A unit found by both retrievers is one hit.
+            let ids: Vec<String> = served["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["id"].to_string())
+                .collect();
+            let distinct: std::collections::HashSet<&String> = ids.iter().collect();
+            assert_eq!(distinct.len(), ids.len(), "{mode} {question:?}: {ids:?}");
+            let (local, served) = (result_paths(&local), result_paths(&served));
+            assert!(
+                !served.is_empty(),
+                "{mode} {question:?}: no results from qdrant"
+            );
+            if local.first() == served.first() {
+                same += 1;
+            }
+        }
+        assert!(
+            same >= QUESTIONS.len() - 1,
+            "{mode}: the first file agrees on only {same} of {} questions",
+            QUESTIONS.len()
+        );
+    }
+    // explain says which backend answered; filters work remotely.
+    let (_, explained) = remote.post(
+        "/api/search",
+        &json!({"query": "invoice", "explain": true, "path_prefixes": ["Documents"]}).to_string(),
+    );
+    let notes = explained["explain"].to_string();
+    assert!(notes.contains("backend: qdrant"), "{explained}");
+    for file in explained["files"].as_array().unwrap() {
+        let path = file["file"]["path"].as_str().unwrap();
+        assert!(path.starts_with("Documents/"), "{path}");
+    }
+    // The file tools read the same records and units.
+    let (_, listed) = remote.get("/api/list_files?pattern=*.pdf");
+    let (_, local_listed) = embedded.get("/api/list_files?pattern=*.pdf");
+    assert_eq!(listed, local_listed);
+    let first_pdf = listed["data"]["files"][0]["file_path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let text_path = format!("/api/return_txt/{}", url_path(&first_pdf));
+    let (status, text) = remote.get(&text_path);
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(text, embedded.get(&text_path).1);
+    // A timeline over everything lists the same units.
+    let window = json!({"start": 0, "end": 4_000_000_000i64}).to_string();
+    let units = |reply: &Value| reply["units_matched"].clone();
+    assert_eq!(
+        units(&remote.post("/api/timeline", &window).1),
+        units(&embedded.post("/api/timeline", &window).1)
+    );
+}
