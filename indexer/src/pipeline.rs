@@ -203,7 +203,6 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     // vector phases load theirs, so the models take turns instead of adding up.
     summary.ocr = stages.ocr_summary();
     summary.media = stages.media_summary();
-    drop(converter);
     drop(stages);
 
     // 4. Dense vectors catch up behind the lexical index (resumable per file).
