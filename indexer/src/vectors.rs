@@ -90,11 +90,18 @@ fn flush_group(
     progress: &dyn Progress,
     summary: &mut EmbeddingSummary,
 ) -> Result<(), IndexError> {
-    let texts: Vec<String> = group
-        .iter()
-        .flat_map(|f| f.todo.iter().map(|(_, t)| t.clone()))
-        .collect();
-    let vectors = match encoder.embed(&texts) {
+    // Identical texts (a signature, a repeated header) are embedded once per group.
+    let mut distinct: Vec<String> = Vec::new();
+    let mut slot_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut slots: Vec<usize> = Vec::new();
+    for (_, text) in group.iter().flat_map(|f| f.todo.iter()) {
+        let slot = *slot_of.entry(text.as_str()).or_insert_with(|| {
+            distinct.push(text.clone());
+            distinct.len() - 1
+        });
+        slots.push(slot);
+    }
+    let vectors = match encoder.embed(&distinct) {
         Ok(vectors) => vectors,
         Err(error) => {
             // A model failure is not a per-file problem: stop embedding, keep what is done.
@@ -105,11 +112,11 @@ fn flush_group(
             return Ok(());
         }
     };
-    let mut next = vectors.into_iter();
+    let mut next = slots.into_iter();
     for mut file in group.drain(..) {
         for (row, _) in &file.todo {
-            if let Some(vector) = next.next() {
-                file.rows[*row].2 = Some(crate::embed::to_bytes(&vector));
+            if let Some(vector) = next.next().and_then(|slot| vectors.get(slot)) {
+                file.rows[*row].2 = Some(crate::embed::to_bytes(vector));
             }
         }
         summary.units_embedded += file.todo.len() as u64;

@@ -16,8 +16,8 @@ use index::manifest::{FileRecord, FileStatus, ManifestTotals};
 use index::vector::TEXT_DIM;
 use index::StoredUnit;
 use qdrant_client::qdrant::{
-    Condition, CountPointsBuilder, Direction, Filter, GetPointsBuilder, OrderBy, Query,
-    QueryPointsBuilder, ScrollPointsBuilder, VectorInput,
+    Condition, CountPointsBuilder, Direction, Filter, OrderBy, Query, QueryPointsBuilder,
+    ScrollPointsBuilder, VectorInput,
 };
 
 use crate::config::QdrantConfig;
@@ -101,16 +101,7 @@ impl QdrantBackend {
         ids: Vec<qdrant_client::qdrant::PointId>,
         context: &str,
     ) -> Result<Vec<qdrant_client::qdrant::RetrievedPoint>, QdrantError> {
-        let request = GetPointsBuilder::new(self.remote.collection(), ids).with_payload(true);
-        Ok(self
-            .remote
-            .retry
-            .run(
-                || context.to_string(),
-                || self.remote.client.get_points(request.clone()),
-            )
-            .await?
-            .result)
+        self.remote.get(ids, context).await
     }
 
     async fn count(&self, selector: Filter, context: &str) -> Result<u64, QdrantError> {

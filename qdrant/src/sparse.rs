@@ -11,11 +11,12 @@
 //! name/folders).
 //!
 //! Document value of a term: `tf·(k1+1) / (tf + k1·(1−b+b·len/avg_len))`, k1 = 1.2,
-//! b = 0.75, `len` the field's token count. Unlike tantivy, which uses the live average
-//! field length of the index, `avg_len` is a fixed per-field constant
-//! ([`avg_len`]): a point's vector must not depend on the rest of the collection, or
-//! every write would change every point. Rankings therefore match tantivy's exactly only
-//! when the real average equals the constant, and closely otherwise.
+//! b = 0.75, `len` the field's token count. tantivy uses the live average field length of
+//! the index; here a sync takes the local index's averages ([`AvgLengths::of_index`])
+//! rounded to steps of 2^¼ (about 19 %), so a point's vector does not change with every
+//! write elsewhere in the profile, yet follows the profile's real lengths. (When the
+//! rounded averages move, every file of the profile is rewritten once: they are part of
+//! each file's sync key.) [`avg_len`] holds the defaults for an empty index.
 
 use std::collections::BTreeMap;
 
@@ -40,6 +41,74 @@ pub fn avg_len(field: LexicalField) -> f32 {
         LexicalField::Name => 4.0,
         LexicalField::Folders => 4.0,
     }
+}
+
+/// Average analysed length per field group, in the order of [`LexicalField::ALL`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AvgLengths(pub [f32; 5]);
+
+impl Default for AvgLengths {
+    fn default() -> Self {
+        AvgLengths(LexicalField::ALL.map(avg_len))
+    }
+}
+
+impl AvgLengths {
+    pub fn get(&self, field: LexicalField) -> f32 {
+        let slot = LexicalField::ALL
+            .iter()
+            .position(|f| *f == field)
+            .unwrap_or(0);
+        self.0[slot]
+    }
+
+    /// The averages of a local index (tokens per unit in each field, as tantivy's BM25
+    /// sees them), each rounded to a power of 2^¼; the defaults where a field is empty.
+    pub fn of_index(handle: &index::IndexHandle) -> Result<AvgLengths, tantivy::TantivyError> {
+        use tantivy::query::Bm25StatisticsProvider;
+        let searcher = handle.reader.searcher();
+        let docs = searcher.total_num_docs()?;
+        let mut out = AvgLengths::default();
+        for (slot, field) in LexicalField::ALL.into_iter().enumerate() {
+            let tokens = searcher
+                .total_num_tokens(index::embedded_search::field_of(&handle.fields, field))?;
+            if docs > 0 && tokens > 0 {
+                out.0[slot] = rounded(tokens as f32 / docs as f32);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every field within 25 % of `other`'s.
+    pub fn close_to(&self, other: &AvgLengths) -> bool {
+        self.0
+            .iter()
+            .zip(other.0)
+            .all(|(a, b)| (0.8..=1.25).contains(&(a / b.max(f32::MIN_POSITIVE))))
+    }
+
+    /// As stored in the profile's info point: five numbers separated by spaces.
+    pub fn to_text(&self) -> String {
+        self.0.map(|x| x.to_string()).join(" ")
+    }
+
+    pub fn parse(text: &str) -> Option<AvgLengths> {
+        let values: Vec<f32> = text
+            .split_whitespace()
+            .map(|x| x.parse().ok().filter(|x: &f32| x.is_finite() && *x > 0.0))
+            .collect::<Option<_>>()?;
+        Some(AvgLengths(values.try_into().ok()?))
+    }
+
+    /// Bytes for a sync key.
+    pub fn key_bytes(&self) -> Vec<u8> {
+        self.0.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+}
+
+/// `x` rounded to the nearest power of 2^¼.
+fn rounded(x: f32) -> f32 {
+    2f32.powf((x.max(f32::MIN_POSITIVE).log2() * 4.0).round() / 4.0)
 }
 
 /// The sparse dimension of `term` in `field`.
@@ -85,9 +154,9 @@ fn finish(map: BTreeMap<u32, f32>) -> Sparse {
     map.into_iter().filter(|(_, v)| *v != 0.0).collect()
 }
 
-/// The document vector of a unit, with the fixed average lengths of [`avg_len`].
-pub fn document_vector(texts: &LexicalTexts) -> Sparse {
-    document_vector_with(texts, avg_len)
+/// The document vector of a unit for the profile's average lengths.
+pub fn document_vector(texts: &LexicalTexts, avg: &AvgLengths) -> Sparse {
+    document_vector_with(texts, |field| avg.get(field))
 }
 
 /// The document vector of a unit with given average field lengths (tests use the real
@@ -286,17 +355,40 @@ mod tests {
     }
 
     #[test]
+    fn average_lengths_are_rounded_to_quarter_octaves() {
+        assert_eq!(rounded(8.0), 8.0);
+        assert_eq!(rounded(8.5), 8.0, "a small change keeps the vectors");
+        assert!((rounded(150.0) - 2f32.powf(7.25)).abs() < 1e-3);
+        let avg = AvgLengths::default();
+        assert_eq!(AvgLengths::parse(&avg.to_text()), Some(avg));
+        assert_eq!(AvgLengths::parse("1 2 3"), None);
+        let mut near = avg;
+        near.0[0] *= 1.2;
+        assert!(avg.close_to(&near));
+        near.0[0] *= 1.2;
+        assert!(!avg.close_to(&near));
+        assert_eq!(avg.get(LexicalField::Text), avg_len(LexicalField::Text));
+        assert_eq!(
+            avg.get(LexicalField::Folders),
+            avg_len(LexicalField::Folders)
+        );
+    }
+
+    #[test]
     fn fields_are_separate_dimensions_and_boosts_add() {
         assert_ne!(
             token_id(LexicalField::Text, "budget"),
             token_id(LexicalField::Title, "budget")
         );
-        let vector = document_vector(&LexicalTexts {
-            text: "budget budget report".into(),
-            title: "Budget".into(),
-            name: "budget 2024 xlsx".into(),
-            ..LexicalTexts::default()
-        });
+        let vector = document_vector(
+            &LexicalTexts {
+                text: "budget budget report".into(),
+                title: "Budget".into(),
+                name: "budget 2024 xlsx".into(),
+                ..LexicalTexts::default()
+            },
+            &AvgLengths::default(),
+        );
         assert_eq!(vector.len(), 6, "2 text + 1 title + 3 name terms");
         assert!(vector.windows(2).all(|w| w[0].0 < w[1].0));
         let request = LexicalRequest {

@@ -28,6 +28,7 @@ use qdrant_client::Qdrant;
 
 use crate::config::QdrantConfig;
 use crate::error::{QdrantError, Retry};
+use crate::sparse::AvgLengths;
 use crate::{filter, payload, sparse};
 
 /// Version of the point layout; part of every sync key, so a change rewrites all files.
@@ -186,6 +187,24 @@ impl Remote {
     }
 
     /// Upserts points (`wait: true`).
+    /// Points by id, with their payloads.
+    pub async fn get(
+        &self,
+        ids: Vec<qdrant_client::qdrant::PointId>,
+        context: &str,
+    ) -> Result<Vec<qdrant_client::qdrant::RetrievedPoint>, QdrantError> {
+        let request =
+            qdrant_client::qdrant::GetPointsBuilder::new(self.collection(), ids).with_payload(true);
+        Ok(self
+            .retry
+            .run(
+                || context.to_string(),
+                || self.client.get_points(request.clone()),
+            )
+            .await?
+            .result)
+    }
+
     pub async fn upsert(&self, points: Vec<PointStruct>, context: &str) -> Result<(), QdrantError> {
         let request = UpsertPointsBuilder::new(self.collection(), points).wait(true);
         self.retry
@@ -323,7 +342,11 @@ struct LocalFile {
     key: String,
 }
 
-fn local_file(handle: &IndexHandle, record: FileRecord) -> Result<LocalFile, QdrantError> {
+fn local_file(
+    handle: &IndexHandle,
+    record: FileRecord,
+    avg: &AvgLengths,
+) -> Result<LocalFile, QdrantError> {
     let units = if record.unit_count > 0 || record.status == index::FileStatus::Indexed {
         handle.units_of_file(&record.file_id)?
     } else {
@@ -344,7 +367,7 @@ fn local_file(handle: &IndexHandle, record: FileRecord) -> Result<LocalFile, Qdr
             }
         }
     }
-    let key = sync_key(&record, &units, &vectors);
+    let key = sync_key(&record, &units, &vectors, avg);
     Ok(LocalFile {
         record,
         units,
@@ -360,9 +383,11 @@ pub fn sync_key(
     record: &FileRecord,
     units: &[StoredUnit],
     vectors: &HashMap<String, Vec<f32>>,
+    avg: &AvgLengths,
 ) -> String {
     let mut hasher = blake3::Hasher::new();
     hasher.update(&LAYOUT_VERSION.to_le_bytes());
+    hasher.update(&avg.key_bytes());
     hasher.update(record.file_id.as_bytes());
     hasher.update(record.hash.as_deref().unwrap_or("").as_bytes());
     hasher.update(serde_json::to_string(record).unwrap_or_default().as_bytes());
@@ -380,9 +405,14 @@ pub fn sync_key(
 }
 
 /// The point of one unit.
-pub fn unit_point(profile: &str, unit: &StoredUnit, vector: Option<&Vec<f32>>) -> PointStruct {
+pub fn unit_point(
+    profile: &str,
+    unit: &StoredUnit,
+    vector: Option<&Vec<f32>>,
+    avg: &AvgLengths,
+) -> PointStruct {
     let texts = lexical_texts(&unit.path, &unit.title, &unit.text, &unit.fields);
-    let bm25 = sparse::document_vector(&texts);
+    let bm25 = sparse::document_vector(&texts, avg);
     let mut vectors: HashMap<String, Vector> = HashMap::new();
     if !bm25.is_empty() {
         vectors.insert(BM25_VECTOR.to_string(), Vector::from(bm25));
@@ -457,13 +487,29 @@ async fn sync_async(
         ..SyncSummary::default()
     };
     let local_ids: HashSet<String> = records.iter().map(|r| r.file_id.clone()).collect();
+    // The averages the profile's points were written with stay while the live ones are
+    // within 25 % of them, so a few edits do not rewrite the whole profile.
+    let live = AvgLengths::of_index(handle).map_err(index::IndexError::from)?;
+    let stored = remote
+        .get(
+            vec![payload::profile_point_id(&profile)],
+            "reading the profile's info point",
+        )
+        .await?
+        .first()
+        .and_then(|p| payload::get_str(&p.payload, "avg_lengths"))
+        .and_then(AvgLengths::parse);
+    let avg = match stored {
+        Some(stored) if stored.close_to(&live) => stored,
+        _ => live,
+    };
     let total = records.len();
     for (done, record) in records.into_iter().enumerate() {
-        let file = local_file(handle, record)?;
+        let file = local_file(handle, record, &avg)?;
         let path = file.record.path.clone();
         let written = existing.get(&file.record.file_id) != Some(&file.key);
         if written {
-            summary.units_written += write_file(&remote, &file).await?;
+            summary.units_written += write_file(&remote, &file, &avg).await?;
             summary.changed += 1;
         } else {
             summary.unchanged += 1;
@@ -494,7 +540,12 @@ async fn sync_async(
         .upsert(
             vec![PointStruct {
                 id: Some(payload::profile_point_id(&profile)),
-                payload: payload::profile_payload(&profile, &root, last_commit.as_deref()),
+                payload: {
+                    let mut info =
+                        payload::profile_payload(&profile, &root, last_commit.as_deref());
+                    info.insert("avg_lengths".into(), avg.to_text().into());
+                    info
+                },
                 vectors: Some(Vectors::from(HashMap::<String, Vector>::new())),
             }],
             "writing the profile's info point",
@@ -514,7 +565,11 @@ async fn sync_async(
 }
 
 /// Rewrites one file's points: old units deleted, new ones upserted, file point last.
-async fn write_file(remote: &Remote, file: &LocalFile) -> Result<usize, QdrantError> {
+async fn write_file(
+    remote: &Remote,
+    file: &LocalFile,
+    avg: &AvgLengths,
+) -> Result<usize, QdrantError> {
     let profile = remote.profile();
     let path = &file.record.path;
     remote
@@ -527,7 +582,7 @@ async fn write_file(remote: &Remote, file: &LocalFile) -> Result<usize, QdrantEr
     for (index, chunk) in file.units.chunks(batch).enumerate() {
         let points: Vec<PointStruct> = chunk
             .iter()
-            .map(|unit| unit_point(profile, unit, file.vectors.get(&unit.unit_id)))
+            .map(|unit| unit_point(profile, unit, file.vectors.get(&unit.unit_id), avg))
             .collect();
         let first = index * batch;
         remote

@@ -745,7 +745,12 @@ fn interrupt(config: &QdrantConfig, unit: &StoredUnit) {
         let mut stale = unit.clone();
         stale.ordinal = 99;
         stale.unit_id = format!("{}:99", unit.file_id);
-        let point: PointStruct = dentate_qdrant::sync::unit_point(&config.profile, &stale, None);
+        let point: PointStruct = dentate_qdrant::sync::unit_point(
+            &config.profile,
+            &stale,
+            None,
+            &dentate_qdrant::sparse::AvgLengths::default(),
+        );
         client
             .upsert_points(
                 UpsertPointsBuilder::new(config.collection.clone(), vec![point]).wait(true),
