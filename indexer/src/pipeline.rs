@@ -19,6 +19,7 @@ use crate::convert::{
 use crate::error::IndexError;
 use crate::manifest::{FileRecord, FileStatus};
 pub use crate::options::{IndexOptions, NoProgress, Progress};
+use crate::stages::phases::{PhaseContext, VectorPhases};
 use crate::stages::Stages;
 use crate::store::IndexLayout;
 pub use crate::summary::{EmbeddingSummary, Failure, FileCounts, RunSummary};
@@ -205,61 +206,16 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     summary.media = stages.media_summary();
     drop(stages);
 
-    // 4. Dense vectors catch up behind the lexical index (resumable per file).
-    let models_dir = options.embed.then_some(&options.models_dir);
-    summary.embedding = match models_dir {
-        None => EmbeddingSummary {
-            status: crate::summary::StageStatus::Skipped,
-            message: Some("disabled (--no-embed)".to_string()),
-            ..EmbeddingSummary::default()
+    // 4. Text and CLIP vectors catch up behind the lexical index (resumable per file).
+    VectorPhases::new(options).run(
+        &mut PhaseContext {
+            index: &index,
+            fields: &fields,
+            manifest: &mut manifest,
+            progress,
         },
-        Some(models_dir) => {
-            let started_embedding = Instant::now();
-            manifest.delete_orphan_vectors()?;
-            let needed = manifest.files_needing_embedding()?;
-            let mut embedding = if needed.is_empty() {
-                // Nothing to embed: do not even load the model.
-                EmbeddingSummary {
-                    status: crate::summary::StageStatus::Done,
-                    ..EmbeddingSummary::default()
-                }
-            } else {
-                match crate::embed::TextEncoder::load(models_dir, options.threads) {
-                    Ok(mut encoder) => crate::vectors::embed_phase(
-                        &index,
-                        &fields,
-                        &mut manifest,
-                        &mut encoder,
-                        needed,
-                        progress,
-                    )?,
-                    Err(error) => EmbeddingSummary {
-                        status: crate::summary::StageStatus::Skipped,
-                        message: Some(error.to_string()),
-                        ..EmbeddingSummary::default()
-                    },
-                }
-            };
-            embedding.seconds = started_embedding.elapsed().as_secs_f64();
-            embedding
-        }
-    };
-    summary.embedding.model = crate::embed::TEXT_MODEL.to_string();
-    let (with_vectors, units_total) = manifest.embedding_coverage()?;
-    summary.embedding.coverage = if units_total == 0 {
-        1.0
-    } else {
-        with_vectors as f64 / units_total as f64
-    };
-
-    // 4b. CLIP image vectors, when a model folder was given.
-    summary.clip = match &options.clip_dir {
-        Some(dir) => crate::clip::clip_phase(dir, options, &index, &fields, &mut manifest)?,
-        None => crate::clip::ClipSummary {
-            status: crate::summary::StageStatus::Disabled,
-            ..crate::clip::ClipSummary::default()
-        },
-    };
+        &mut summary,
+    )?;
 
     // 5. Summary over the whole manifest.
     let totals = manifest.totals()?;

@@ -1,8 +1,8 @@
 //! Content enrichment after conversion, one [`Stage`] per kind of work: text in images
 //! (OCR and visual tags), text of image-only PDF pages, and the speech and on-screen
-//! text of audio and video. The text and CLIP vectors are phases after the lexical
-//! commit (`crate::vectors`, `crate::clip`) with the same idea of staleness: a file is
-//! redone when the models its record was marked with are not the run's.
+//! text of audio and video. The text and CLIP vectors are [`phases::VectorPhase`]s after
+//! the lexical commit, with the same idea of staleness: a file is redone when the
+//! content or the models its vectors were made from are not the run's.
 //!
 //! Staleness has one test, [`Stages::owed`]: an indexed file that is not Gold-imported
 //! (Gold text replaces conversion, and so every stage) is converted again when any
@@ -12,6 +12,7 @@
 mod image_ocr;
 mod media;
 mod page_ocr;
+pub mod phases;
 
 use std::path::Path;
 use std::sync::Arc;
