@@ -484,14 +484,11 @@ impl Manifest {
             .prepare(
                 "SELECT path, file_id, COALESCE(hash, '') FROM files \
                  WHERE status = 'indexed' AND unit_count > 0 \
-                 AND (embedded IS NULL OR embedded != COALESCE(hash, '') || '@' || ?1) \
-                 ORDER BY path",
+                 AND (embedded IS NULL OR embedded != COALESCE(hash, '')) ORDER BY path",
             )
             .map_err(IndexError::sql)?;
         let rows = statement
-            .query_map([crate::vector::TEXT_MODEL], |row| {
-                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
-            })
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
             .map_err(IndexError::sql)?
             .collect::<Result<Vec<_>, _>>()
             .map_err(IndexError::sql)?;
@@ -529,9 +526,8 @@ impl Manifest {
             .map_err(IndexError::sql)
     }
 
-    /// Replaces a file's vectors and marks it embedded for `hash` by the current model
-    /// ([`crate::vector::embedded_marker`]), in one transaction, so a crash leaves either
-    /// the old or the new complete set.
+    /// Replaces a file's vectors and marks it embedded for `hash`, in one transaction,
+    /// so a crash leaves either the old or the new complete set.
     pub fn replace_file_vectors(
         &mut self,
         path: &str,
@@ -559,7 +555,7 @@ impl Manifest {
         transaction
             .execute(
                 "UPDATE files SET embedded = ?2 WHERE path = ?1",
-                params![path, crate::vector::embedded_marker(hash)],
+                params![path, hash],
             )
             .map_err(IndexError::sql)?;
         bump_generation(&transaction)?;
@@ -863,10 +859,7 @@ mod tests {
         let (_dir, mut manifest) = manifest();
         let fresh = record("b/fresh.pdf", "h1", 2);
         let mut done = record("b/done.pdf", "h2", 1);
-        done.embedded = Some(crate::vector::embedded_marker("h2"));
-        // Vectors of another model are stale too.
-        let mut other_model = record("b/other.pdf", "h7", 1);
-        other_model.embedded = Some("h7@all-MiniLM-L6-v2-int8".to_string());
+        done.embedded = Some("h2".to_string());
         let mut stale = record("b/stale.pdf", "h3", 1);
         stale.embedded = Some("old".to_string());
         let empty = record("b/empty.pdf", "h4", 0);
@@ -876,15 +869,7 @@ mod tests {
         skipped.status = FileStatus::Skipped;
         manifest
             .apply(
-                &[
-                    fresh.clone(),
-                    done,
-                    other_model.clone(),
-                    stale.clone(),
-                    empty,
-                    failed,
-                    skipped,
-                ],
+                &[fresh.clone(), done, stale.clone(), empty, failed, skipped],
                 &[],
             )
             .unwrap();
@@ -894,11 +879,6 @@ mod tests {
             need(&manifest),
             vec![
                 (fresh.path.clone(), fresh.file_id.clone(), "h1".to_string()),
-                (
-                    other_model.path.clone(),
-                    other_model.file_id.clone(),
-                    "h7".to_string()
-                ),
                 (stale.path.clone(), stale.file_id.clone(), "h3".to_string()),
             ]
         );
@@ -908,10 +888,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             need(&manifest),
-            vec![
-                (other_model.path, other_model.file_id, "h7".to_string()),
-                (stale.path.clone(), stale.file_id.clone(), "h3".to_string())
-            ]
+            vec![(stale.path.clone(), stale.file_id.clone(), "h3".to_string())]
         );
     }
 
@@ -937,8 +914,8 @@ mod tests {
         assert_eq!(of_a["a#1"], ("t1".to_string(), vec![1; 8]));
         assert_eq!(of_a["a#2"], ("t2".to_string(), vec![2; 8]));
         assert_eq!(
-            manifest.get(&a.path).unwrap().unwrap().embedded,
-            Some(crate::vector::embedded_marker("h1"))
+            manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
+            Some("h1")
         );
         assert_eq!(manifest.vector_for_text("t2").unwrap(), Some(vec![2; 8]));
         assert_eq!(manifest.vector_for_text("t3").unwrap(), Some(vec![3; 8]));
@@ -954,8 +931,8 @@ mod tests {
         assert_eq!(manifest.vector_for_text("t2").unwrap(), None);
         assert_eq!(manifest.vectors_of_file(&b.file_id).unwrap().len(), 1);
         assert_eq!(
-            manifest.get(&a.path).unwrap().unwrap().embedded,
-            Some(crate::vector::embedded_marker("h9"))
+            manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
+            Some("h9")
         );
         assert!(manifest.vectors_of_file("unknown").unwrap().is_empty());
         assert_eq!(manifest.all_vectors().unwrap().len(), 2);

