@@ -1,517 +1,614 @@
-//! Core benchmarks (a bench binary, `cargo bench -p benches`):
+//! Dentate's benchmarks, as criterion groups (one bench binary, `harness = false`):
 //!
-//! 1. Indexing throughput on a generated profile of text formats (md, txt, csv, json,
-//!    log): MB/s and units/s of the whole pipeline (walk, convert, index, commit,
-//!    manifest), side by side with the raw converters on the same files, as a ratio.
-//! 2. BM25 latency on a generated corpus of at least 100K units: p50/p99 of flat
-//!    `retrieve` and grouped `search`, top-10, side by side.
+//! | group | what one iteration is | throughput |
+//! |---|---|---|
+//! | `convert` | every file of one converter family through `converters::convert` | bytes |
+//! | `index` | `indexer::run` over a synthetic profile, lexical only (no embeddings, OCR, media): a fresh index, and a re-run over the unchanged profile | files |
+//! | `embed` | MiniLM over 64 texts: `TextEncoder::embed` (the pipeline: length-sorted batches of 16) vs `embed_with(texts, 16, false)` | texts |
+//! | `query` | one new query through `searchd::Engine::retrieve`, BM25 / dense / hybrid, over a unit corpus (10K units; `DENTATE_BENCH_UNITS`) | queries |
+//! | `qdrant` | syncing the corpus into a fresh Qdrant collection; one query through the Qdrant backend vs the embedded one | units / queries |
+//! | `media` | (opt-in) Whisper on a 14 s memo and OCR + tags on 1-fps video frames: raw models vs the whole pipeline | audio seconds / frames |
 //!
-//! 3. Dense embeddings (needs `scripts/fetch-models`): embedding throughput of the
-//!    indexing pipeline vs the raw model on the same texts, hybrid vs lexical query
-//!    latency, and peak RSS of the indexing and the serving phase.
+//! `cargo bench -p benches` runs everything available (groups whose models or server are
+//! missing print a `skipped:` line); `-- --quick` for shorter runs, `-- --test` to run each
+//! benchmark once (CI), `-- query` (a criterion filter) to run only matching benchmarks.
+//! `DENTATE_BENCH=query,qdrant` runs only those groups (`media` only runs when named),
+//! `DENTATE_BENCH_UNITS=200000` (or `1M`) sizes the `query` and `qdrant` corpora,
+//! `DENTATE_BENCH_FILES` the `index` profile (default 200 files).
 //!
-//! 4. Media (needs the models and ffmpeg): audio real-time factor and video frames per
-//!    second of the indexing pipeline, each next to the raw model inference (VAD +
-//!    Whisper; OCR + tags) on the same decoded inputs.
-//!
-//! `DENTATE_BENCH=media,bm25` (say) runs only those sections (`indexing`, `bm25`,
-//! `dense`, `media`). `DENTATE_BENCH_UNITS` overrides the unit count of (2) (default 120000).
+//! Expensive fixtures (corpora, indexes, the Qdrant server) are built lazily, on the first
+//! benchmark of a group that the filter lets through, and never inside a measurement.
+//! Latency groups also print p50/p99 over a fixed number of new queries (criterion itself
+//! reports mean and median).
 
-use std::collections::BTreeMap;
-use std::path::Path;
+use std::cell::{OnceCell, RefCell};
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use converters::{Input, Locator, Unit, UnitKind};
-use index::{FileRecord, IndexLayout, IndexWriter};
+use benches::{
+    build_unit_corpus, env_count, generate_files, generate_profile, percentile_ms, proc_status_kib,
+    query, vocabulary, CorpusSpec, CorpusStats, ProfileSpec, Rng, VOCABULARY,
+};
+use converters::Input;
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use indexer::{IndexOptions, NoProgress};
-use searchd::{Engine, SearchParams};
+use searchd::{Engine, Mode, SearchParams};
 
-/// Deterministic xorshift generator.
-struct Rng(u64);
+// ---------------------------------------------------------------------------------------
+// Shared
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+/// Runs of `--test` (and of `cargo test --benches`, which passes no `--bench`) execute
+/// each benchmark once: keep the extra p50/p99 loops short then.
+fn test_mode() -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().any(|a| a == "--test") || !args.iter().any(|a| a == "--bench")
+}
+
+/// `DENTATE_BENCH=a,b` selects groups; unset, every group but `media`.
+fn wanted(group: &str) -> bool {
+    match std::env::var("DENTATE_BENCH") {
+        Ok(only) if !only.trim().is_empty() => only.split(',').any(|s| s.trim() == group),
+        _ => group != "media",
     }
-
-    /// Zipf-like pick in 0..n (rank r with weight ~1/r).
-    fn zipf(&mut self, n: usize) -> usize {
-        let u = (self.next() % 1_000_000) as f64 / 1_000_000.0;
-        ((n as f64).powf(u) as usize).saturating_sub(1).min(n - 1)
-    }
 }
 
-fn vocabulary(size: usize) -> Vec<String> {
-    let syllables = [
-        "ka", "lo", "mi", "ren", "sto", "va", "pel", "dor", "in", "tu", "sha", "bre", "qui", "no",
-        "fal", "ge",
-    ];
-    (0..size)
-        .map(|i| {
-            let mut word = String::new();
-            let mut n = i + 17;
-            for _ in 0..3 {
-                word.push_str(syllables[n % syllables.len()]);
-                n /= syllables.len();
-            }
-            word.push_str(&(i % 7).to_string()[..0]);
-            format!(
-                "{word}{}",
-                if i >= 4096 {
-                    (i / 4096).to_string()
-                } else {
-                    String::new()
-                }
-            )
-        })
-        .collect()
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn sentence(rng: &mut Rng, vocab: &[String], words: usize) -> String {
-    (0..words)
-        .map(|_| vocab[rng.zipf(vocab.len())].as_str())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The models folder when MiniLM is in it (`scripts/fetch-models`).
+fn models() -> Option<PathBuf> {
+    [indexer::embed::default_models_dir(), repo().join("models")]
+        .into_iter()
+        .find(|dir| dir.join("minilm/model.onnx").is_file())
 }
 
-fn write_text_profile(root: &Path, rng: &mut Rng, vocab: &[String]) -> u64 {
-    let mut bytes = 0u64;
-    let mut write = |rel: String, text: String| {
-        let path = root.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        bytes += text.len() as u64;
-        std::fs::write(path, text).unwrap();
-    };
-    for i in 0..300 {
-        let body: Vec<String> = (0..60).map(|_| sentence(rng, vocab, 12)).collect();
-        write(
-            format!("Notes/{}/note-{i}.md", i % 10),
-            format!("# Note {i}\n\n{}\n", body.join(".\n")),
-        );
-    }
-    for i in 0..100 {
-        let mut csv = String::from("date,amount,category,description\n");
-        for row in 0..300 {
-            csv.push_str(&format!(
-                "2025-{:02}-{:02},{}.{:02},{},{}\n",
-                row % 12 + 1,
-                row % 28 + 1,
-                rng.next() % 500,
-                rng.next() % 100,
-                vocab[rng.zipf(200)],
-                sentence(rng, vocab, 5)
-            ));
-        }
-        write(format!("Finance/statement-{i}.csv"), csv);
-    }
-    for i in 0..100 {
-        let lines: Vec<String> = (0..400)
-            .map(|n| {
-                format!(
-                    "2025-10-{:02}T10:{:02}:00 INFO {}",
-                    n % 28 + 1,
-                    n % 60,
-                    sentence(rng, vocab, 8)
-                )
-            })
-            .collect();
-        write(format!("Code/logs/app-{i}.log"), lines.join("\n"));
-        let items: Vec<String> = (0..80)
-            .map(|n| {
-                format!(
-                    "  {{\"id\": {n}, \"note\": \"{}\"}}",
-                    sentence(rng, vocab, 10)
-                )
-            })
-            .collect();
-        write(
-            format!("Code/data/items-{i}.json"),
-            format!("[\n{}\n]\n", items.join(",\n")),
-        );
-    }
-    bytes
+fn seconds(s: f64) -> Duration {
+    Duration::from_secs_f64(s)
 }
 
-fn bench_indexing() {
-    let mut rng = Rng(0x5eed);
-    let vocab = vocabulary(20_000);
-    let profile = tempfile::tempdir().unwrap();
-    let bytes = write_text_profile(profile.path(), &mut rng, &vocab);
-    let mb = bytes as f64 / 1e6;
-
-    // Raw converters, same files, same thread count as the pipeline.
-    let files: Vec<(String, Vec<u8>)> = walk_files(profile.path());
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(2);
-    let started = Instant::now();
-    let chunk = files.len().div_ceil(threads);
-    let units: usize = std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|(name, data)| {
-                            converters::convert(&Input::detect(name, data))
-                                .map(|c| c.units.len())
-                                .unwrap_or(0)
-                        })
-                        .sum::<usize>()
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).sum()
-    });
-    let raw = started.elapsed().as_secs_f64();
-
-    let index_dir = tempfile::tempdir().unwrap();
-    let mut options = IndexOptions::new(profile.path(), index_dir.path().join("index"));
-    options.embed = false; // lexical throughput; embeddings are measured below
-    options.ocr = false;
-    let started = Instant::now();
-    let summary = indexer::run(&options, &NoProgress).unwrap();
-    let full = started.elapsed().as_secs_f64();
-    let started = Instant::now();
-    let again = indexer::run(&options, &NoProgress).unwrap();
-    let rerun = started.elapsed().as_secs_f64();
-    assert_eq!(again.converted, 0);
-
-    println!(
-        "## indexing: {} text files, {mb:.1} MB, {} units ({threads} threads)",
-        files.len(),
-        summary.units
-    );
-    println!("| stage | seconds | MB/s | units/s |");
-    println!("|---|---|---|---|");
-    println!(
-        "| converters only | {raw:.2} | {:.1} | {:.0} |",
-        mb / raw,
-        units as f64 / raw
-    );
-    println!(
-        "| full pipeline (walk+convert+tantivy+manifest) | {full:.2} | {:.1} | {:.0} |",
-        mb / full,
-        summary.units as f64 / full
-    );
-    println!("| re-run, unchanged profile | {rerun:.3} | | |");
-    println!(
-        "pipeline / converters throughput ratio: {:.2}; re-run / first run time: {:.3}",
-        raw / full,
-        rerun / full
-    );
-}
-
-fn walk_files(root: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let name = path
-                    .strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .to_string();
-                out.push((name, std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    out
-}
-
-fn build_unit_corpus(index_root: &Path, profile: &Path, units: usize, vocab: &[String]) {
-    let mut rng = Rng(0xfeed);
-    let layout = IndexLayout::new(index_root);
-    let mut writer = IndexWriter::open(&layout, profile, 2, 200_000_000).unwrap();
-    let units_per_file = 100;
-    let mtime = chrono::DateTime::parse_from_rfc3339("2025-10-01T12:00:00+00:00").unwrap();
-    for file in 0..units.div_ceil(units_per_file) {
-        let path = format!("Folder{}/doc-{file}.pdf", file % 37);
-        let record = FileRecord {
-            size: 1,
-            converter_version: converters::converter_version(converters::FileType::Pdf),
-            file_type: Some(converters::FileType::Pdf),
-            modality: Some(converters::Modality::Document),
-            ext: "pdf".into(),
-            unit_count: units_per_file as u32,
-            units_by_kind: BTreeMap::from([("page".to_string(), units_per_file as u64)]),
-            ..FileRecord::new(&path)
-        };
-        let pages: Vec<Unit> = (0..units_per_file)
-            .map(|page| {
-                Unit::new(
-                    UnitKind::Page,
-                    Locator::page(page as u32 + 1),
-                    sentence(&mut rng, vocab, 60),
-                )
-            })
-            .collect();
-        writer.add_file(record, &pages, mtime).unwrap();
-    }
-    let (_, _, manifest) = writer.finish().unwrap();
-    manifest.set_info("last_commit", "bench").unwrap();
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> f64 {
-    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[index].as_secs_f64() * 1000.0
-}
-
-fn bench_bm25() {
-    let units: usize = std::env::var("DENTATE_BENCH_UNITS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(120_000);
-    let vocab = vocabulary(20_000);
-    let profile = tempfile::tempdir().unwrap();
-    let index_dir = tempfile::tempdir().unwrap();
-    let started = Instant::now();
-    build_unit_corpus(index_dir.path(), profile.path(), units, &vocab);
-    let build = started.elapsed().as_secs_f64();
-    let engine = Engine::open(index_dir.path()).unwrap();
-
-    let mut rng = Rng(0xabcdef);
-    let queries: Vec<String> = (0..400)
+/// p50/p99 of `n` calls of `run`, each with a new query, in ms.
+fn latency(n: usize, rng: &mut Rng, vocab: &[String], mut run: impl FnMut(String)) -> (f64, f64) {
+    let mut times: Vec<Duration> = (0..n)
         .map(|_| {
-            let n = 2 + (rng.next() % 4) as usize;
-            (0..n)
-                .map(|_| vocab[50 + rng.zipf(vocab.len() - 50)].clone())
-                .collect::<Vec<_>>()
-                .join(" ")
+            let q = query(rng, vocab);
+            let started = Instant::now();
+            run(q);
+            started.elapsed()
         })
         .collect();
-    let measure = |grouped: bool| {
-        let mut times = Vec::with_capacity(queries.len());
-        for query in &queries {
-            let params = SearchParams {
-                query: query.clone(),
-                top_k: 10,
-                ..SearchParams::default()
-            };
-            let started = Instant::now();
-            if grouped {
-                engine.search(params).unwrap();
-            } else {
-                engine.retrieve(params).unwrap();
-            }
-            times.push(started.elapsed());
-        }
-        times.sort();
-        times
-    };
-    measure(false); // warm-up
-    let flat = measure(false);
-    let grouped = measure(true);
-    println!(
-        "## BM25 latency: {units} units (built in {build:.1} s), {} queries of 2-5 terms, top-10",
-        queries.len()
-    );
-    println!("| request | p50 ms | p99 ms |");
-    println!("|---|---|---|");
-    println!(
-        "| Retrieve (flat units) | {:.2} | {:.2} |",
-        percentile(&flat, 0.5),
-        percentile(&flat, 0.99)
-    );
-    println!(
-        "| Search (grouped by file, 3 units/file) | {:.2} | {:.2} |",
-        percentile(&grouped, 0.5),
-        percentile(&grouped, 0.99)
-    );
-    println!(
-        "grouped / flat p50 ratio: {:.2}",
-        percentile(&grouped, 0.5) / percentile(&flat, 0.5)
-    );
+    times.sort();
+    (percentile_ms(&times, 0.5), percentile_ms(&times, 0.99))
 }
 
-/// Peak resident set size of this process (VmHWM), in MiB.
-fn peak_rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
-                l.split_whitespace()
-                    .nth(1)
-                    .and_then(|v| v.parse::<f64>().ok())
-            })
+fn retrieve(engine: &Engine, query: String, mode: Mode) -> usize {
+    let outcome = engine
+        .retrieve(SearchParams {
+            query,
+            top_k: 10,
+            mode,
+            ..SearchParams::default()
         })
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(f64::NAN)
+        .expect("retrieve");
+    outcome.units.len()
 }
 
-/// Resets the peak RSS counter (Linux: writing 5 to clear_refs).
-fn reset_peak_rss() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-}
+const MODES: [(&str, Mode); 3] = [
+    ("bm25", Mode::Lexical),
+    ("dense", Mode::Dense),
+    ("hybrid", Mode::Hybrid),
+];
 
-fn bench_dense() {
-    let models = indexer::embed::default_models_dir();
-    let models = if models.join("minilm").is_dir() {
-        models
+/// Queries timed for the printed p50/p99.
+fn latency_queries() -> usize {
+    if test_mode() {
+        20
     } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+        200
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// convert
+
+/// (relative name, bytes) of the inputs of one family.
+type Files = Vec<(String, Vec<u8>)>;
+
+fn convert(c: &mut Criterion) {
+    if !wanted("convert") {
+        return;
+    }
+    let (generated, _) = generate_files(&ProfileSpec::files(200, 11));
+    let of_ext = |exts: &[&str]| -> Files {
+        generated
+            .iter()
+            .filter(|(name, _)| exts.iter().any(|e| name.ends_with(&format!(".{e}"))))
+            .cloned()
+            .collect()
     };
-    let Ok(mut encoder) = indexer::embed::TextEncoder::load(&models, 2) else {
-        println!("## dense: skipped (run scripts/fetch-models)");
+    let samples = repo().join("samples/profile");
+    let sample_files = |ext: &str| -> Files {
+        let mut out = Vec::new();
+        let mut stack = vec![samples.clone()];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == ext) {
+                    let name = path.strip_prefix(&samples).unwrap().to_string_lossy();
+                    out.push((name.to_string(), std::fs::read(&path).unwrap()));
+                }
+            }
+        }
+        out.sort();
+        out
+    };
+    // Generated: text (txt + md), mail, calendar, csv; committed samples: pdf and office.
+    let families: Vec<(&str, Files)> = vec![
+        ("text", of_ext(&["txt", "md"])),
+        ("eml", of_ext(&["eml"])),
+        ("ics", of_ext(&["ics"])),
+        ("csv", of_ext(&["csv"])),
+        ("pdf", sample_files("pdf")),
+        ("docx", sample_files("docx")),
+        ("xlsx", sample_files("xlsx")),
+        ("pptx", sample_files("pptx")),
+    ];
+
+    let mut group = c.benchmark_group("convert");
+    group
+        .sample_size(20)
+        .warm_up_time(seconds(0.5))
+        .measurement_time(seconds(2.0));
+    for (family, files) in &families {
+        if files.is_empty() {
+            println!("convert/{family}: skipped: no files");
+            continue;
+        }
+        // Every input must convert: a benchmark of error paths would measure nothing.
+        for (name, bytes) in files {
+            let conversion = converters::convert(&Input::detect(name, bytes))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!conversion.units.is_empty(), "{name}: no units");
+        }
+        let bytes: u64 = files.iter().map(|(_, b)| b.len() as u64).sum();
+        group.throughput(Throughput::Bytes(bytes));
+        group.bench_function(*family, |b| {
+            b.iter(|| {
+                for (name, data) in files {
+                    black_box(converters::convert(&Input::detect(name, data)).unwrap());
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+// ---------------------------------------------------------------------------------------
+// index
+
+fn lexical_options(profile: &Path, index: &Path) -> IndexOptions {
+    let mut options = IndexOptions::new(profile, index);
+    options.embed = false;
+    options.ocr = false;
+    options.media = false;
+    options
+}
+
+fn index(c: &mut Criterion) {
+    if !wanted("index") {
+        return;
+    }
+    let files = env_count("DENTATE_BENCH_FILES").unwrap_or(200);
+    let profile = tempfile::tempdir().unwrap();
+    let stats = generate_profile(profile.path(), &ProfileSpec::files(files, 21)).unwrap();
+    println!(
+        "index: synthetic profile of {} files, {:.2} MB, {} units (seed 21)",
+        stats.files,
+        stats.bytes as f64 / 1e6,
+        stats.units
+    );
+    let indexed: OnceCell<tempfile::TempDir> = OnceCell::new();
+
+    let mut group = c.benchmark_group("index");
+    group
+        .sample_size(10)
+        .warm_up_time(seconds(1.0))
+        .measurement_time(seconds(5.0))
+        .throughput(Throughput::Elements(stats.files as u64));
+    group.bench_function("full_lexical", |b| {
+        b.iter_batched(
+            || tempfile::tempdir().unwrap(),
+            |dir| {
+                let options = lexical_options(profile.path(), &dir.path().join("index"));
+                let summary = indexer::run(&options, &NoProgress).unwrap();
+                assert_eq!(summary.converted, stats.files as u64);
+                dir // dropped (deleted) outside the measurement
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.bench_function("rerun_unchanged", |b| {
+        let dir = indexed.get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let options = lexical_options(profile.path(), &dir.path().join("index"));
+            indexer::run(&options, &NoProgress).unwrap();
+            dir
+        });
+        let options = lexical_options(profile.path(), &dir.path().join("index"));
+        b.iter(|| {
+            let summary = indexer::run(&options, &NoProgress).unwrap();
+            assert_eq!(summary.converted, 0);
+        })
+    });
+    group.finish();
+}
+
+// ---------------------------------------------------------------------------------------
+// embed
+
+fn embed(c: &mut Criterion) {
+    if !wanted("embed") {
+        return;
+    }
+    let Some(models) = models() else {
+        println!("embed: skipped: no MiniLM model (run scripts/fetch-models)");
         return;
     };
-    let mut rng = Rng(0xd15c);
-    let vocab: Vec<String> = "the river garden budget invoice meeting school doctor running race pottery glaze bread oven flight hotel rent loan tax report draft final cost estimate culvert storm water plan volunteer pantry shift concert choir rehearsal photo camera beach trail"
+    let encoder = match indexer::embed::TextEncoder::load(&models, 2) {
+        Ok(encoder) => RefCell::new(encoder),
+        Err(error) => {
+            println!("embed: skipped: {error}");
+            return;
+        }
+    };
+    // English-looking texts of 5 to 250 words: the spread of lengths is what sorting by
+    // length saves padding on.
+    let words: Vec<String> = "the river garden budget invoice meeting school doctor running race pottery glaze bread oven flight hotel rent loan tax report draft final cost estimate culvert storm water plan volunteer pantry shift concert choir rehearsal photo camera beach trail"
         .split(' ')
         .map(str::to_string)
         .collect();
-    let texts: Vec<String> = (0..300).map(|_| sentence(&mut rng, &vocab, 120)).collect();
+    let mut rng = Rng::new(0xd15c);
+    let texts: Vec<String> = (0..64)
+        .map(|_| {
+            let n = 5 + rng.zipf(246);
+            benches::sentence(&mut rng, &words, n)
+        })
+        .collect();
+    let batch = indexer::embed::ENCODER_BATCH;
 
-    // Raw model on the same texts (batches of 64, as the pipeline does).
-    let started = Instant::now();
-    for chunk in texts.chunks(64) {
-        encoder.embed(chunk).unwrap();
-    }
-    let raw = started.elapsed().as_secs_f64();
-    drop(encoder);
-
-    // The pipeline: one file per text, embedding phase timed by the indexer itself.
-    let profile = tempfile::tempdir().unwrap();
-    for (i, text) in texts.iter().enumerate() {
-        std::fs::write(profile.path().join(format!("note-{i:03}.txt")), text).unwrap();
-    }
-    let index_dir = tempfile::tempdir().unwrap();
-    let mut options = IndexOptions::new(profile.path(), index_dir.path().join("index"));
-    options.models_dir = models.clone();
-    reset_peak_rss();
-    let summary = indexer::run(&options, &NoProgress).unwrap();
-    let indexer_rss = peak_rss_mib();
-    let pipeline = summary.embedding.seconds;
-
-    reset_peak_rss();
-    let engine = Engine::open_with_models(&index_dir.path().join("index"), Some(&models)).unwrap();
-    let queries: Vec<String> = (0..200).map(|_| sentence(&mut rng, &vocab, 4)).collect();
-    let measure = |mode: searchd::Mode| {
-        let mut times = Vec::new();
-        for query in &queries {
-            let params = SearchParams {
-                query: query.clone(),
-                top_k: 10,
-                mode,
-                ..SearchParams::default()
-            };
-            let started = Instant::now();
-            engine.search(params).unwrap();
-            times.push(started.elapsed());
-        }
-        times.sort();
-        times
-    };
-    let lexical = measure(searchd::Mode::Lexical);
-    let hybrid_cold = measure(searchd::Mode::Hybrid);
-    let hybrid_cached = measure(searchd::Mode::Hybrid);
-    let daemon_rss = peak_rss_mib();
-
-    println!(
-        "## dense: {} texts of 120 words, {} units embedded",
-        texts.len(),
-        summary.embedding.units_embedded
-    );
-    println!("| measure | value |");
-    println!("|---|---|");
-    println!(
-        "| raw model, seconds | {raw:.2} ({:.1} texts/s) |",
-        texts.len() as f64 / raw
-    );
-    println!(
-        "| indexing pipeline embedding phase, seconds | {pipeline:.2} ({:.1} texts/s) |",
-        texts.len() as f64 / pipeline
-    );
-    println!("| pipeline / raw throughput | {:.2} |", raw / pipeline);
-    println!("| Search p50 lexical / hybrid (new query) / hybrid (cached query embedding), ms | {:.2} / {:.2} / {:.2} |",
-        percentile(&lexical, 0.5), percentile(&hybrid_cold, 0.5), percentile(&hybrid_cached, 0.5));
-    println!(
-        "| hybrid / lexical p50 ratio (new query; cached) | {:.1}; {:.1} |",
-        percentile(&hybrid_cold, 0.5) / percentile(&lexical, 0.5),
-        percentile(&hybrid_cached, 0.5) / percentile(&lexical, 0.5)
-    );
-    println!("| peak RSS: indexing / serving, MiB | {indexer_rss:.0} / {daemon_rss:.0} |");
+    let mut group = c.benchmark_group("embed");
+    group
+        .sample_size(10)
+        .warm_up_time(seconds(1.0))
+        .measurement_time(seconds(5.0))
+        .throughput(Throughput::Elements(texts.len() as u64));
+    group.bench_function(BenchmarkId::new("pipeline_by_length", batch), |b| {
+        b.iter(|| black_box(encoder.borrow_mut().embed(&texts).unwrap()))
+    });
+    group.bench_function(BenchmarkId::new("unsorted", batch), |b| {
+        b.iter(|| {
+            black_box(
+                encoder
+                    .borrow_mut()
+                    .embed_with(&texts, batch, false)
+                    .unwrap(),
+            )
+        })
+    });
+    group.finish();
 }
 
-/// Media throughput: audio real-time factor and video frames per second of the indexing
-/// pipeline (ffmpeg decode + VAD + Whisper; 1-fps frames + pHash + OCR + tags, two files
-/// at a time), each next to the raw model inference on the same decoded inputs.
-fn bench_media() {
-    let models = indexer::embed::default_models_dir();
-    let models = if models.join("whisper-base").is_dir() {
-        models
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+// ---------------------------------------------------------------------------------------
+// query
+
+struct Corpus {
+    _profile: tempfile::TempDir,
+    dir: tempfile::TempDir,
+    stats: CorpusStats,
+}
+
+impl Corpus {
+    fn build(units: usize, vectors: bool) -> Corpus {
+        let profile = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut spec = CorpusSpec::new(units, 0xfeed);
+        spec.vectors = vectors;
+        let stats = build_unit_corpus(dir.path(), profile.path(), &spec).unwrap();
+        println!(
+            "corpus: {} units in {} files, {} random unit vectors; built in {:.1} s (+{:.1} s vectors)",
+            stats.units, stats.files, stats.vectors, stats.lexical_seconds, stats.vector_seconds
+        );
+        Corpus {
+            _profile: profile,
+            dir,
+            stats,
+        }
+    }
+}
+
+fn units() -> usize {
+    env_count("DENTATE_BENCH_UNITS").unwrap_or(10_000)
+}
+
+fn query_group(c: &mut Criterion) {
+    if !wanted("query") {
+        return;
+    }
+    let units = units();
+    let models = models();
+    if models.is_none() {
+        println!("query/dense, query/hybrid: skipped: no MiniLM model (run scripts/fetch-models)");
+    }
+    let fixture: OnceCell<(Corpus, Engine)> = OnceCell::new();
+    let setup = || {
+        let corpus = Corpus::build(units, models.is_some());
+        let engine = Engine::open_with_models(corpus.dir.path(), models.as_deref()).unwrap();
+        (corpus, engine)
+    };
+    let vocab = vocabulary(VOCABULARY);
+    let rng = RefCell::new(Rng::new(0xabcdef));
+
+    let mut group = c.benchmark_group("query");
+    group
+        .sample_size(20)
+        .warm_up_time(seconds(1.0))
+        .measurement_time(seconds(3.0))
+        .throughput(Throughput::Elements(1));
+    for (name, mode) in MODES {
+        if mode != Mode::Lexical && models.is_none() {
+            continue;
+        }
+        group.bench_function(BenchmarkId::new(name, units), |b| {
+            let (_, engine) = fixture.get_or_init(setup);
+            b.iter_batched(
+                || query(&mut rng.borrow_mut(), &vocab),
+                |q| retrieve(engine, q, mode),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    group.finish();
+
+    if let Some((corpus, engine)) = fixture.get() {
+        let n = latency_queries();
+        let mut rng = Rng::new(0x5151);
+        let mut line = format!(
+            "query latency, {} units, {n} new queries of 2-5 words, top-10 units:",
+            corpus.stats.units
+        );
+        for (name, mode) in MODES {
+            if mode != Mode::Lexical && models.is_none() {
+                continue;
+            }
+            let (p50, p99) = latency(n, &mut rng, &vocab, |q| {
+                retrieve(engine, q, mode);
+            });
+            line.push_str(&format!(" {name} p50 {p50:.2} ms p99 {p99:.2} ms;"));
+        }
+        println!("{}", line.trim_end_matches(';'));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// qdrant
+
+struct QdrantFixture {
+    server: dentate_qdrant::testing::Server,
+    corpus: Corpus,
+    config: dentate_qdrant::QdrantConfig,
+    embedded: Engine,
+    remote: Engine,
+    runtime: tokio::runtime::Runtime,
+    client: qdrant_client::Qdrant,
+    serial: std::cell::Cell<u32>,
+}
+
+impl QdrantFixture {
+    fn start(units: usize, models: Option<&Path>) -> Option<QdrantFixture> {
+        let server = dentate_qdrant::testing::server()?; // prints `skipped:` itself
+        let corpus = Corpus::build(units, models.is_some());
+        let root = corpus._profile.path().to_string_lossy().to_string();
+        let mut config = dentate_qdrant::QdrantConfig::new(&server.url, &root);
+        config.collection = "bench".to_string();
+        let handle = index::IndexHandle::open(corpus.dir.path()).unwrap();
+        let summary = dentate_qdrant::sync(&handle, &config, |_| {}).unwrap();
+        println!(
+            "qdrant: first sync of {} units in {:.1} s ({:.0} units/s); server RSS {}",
+            summary.units_written,
+            summary.elapsed.as_secs_f64(),
+            summary.units_written as f64 / summary.elapsed.as_secs_f64(),
+            rss_line(server.pid())
+        );
+        let embedded = Engine::open_with_models(corpus.dir.path(), models).unwrap();
+        let backend = dentate_qdrant::QdrantBackend::open(&config).unwrap();
+        let remote = Engine::with_backend(Box::new(backend), models);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let client = {
+            let _guard = runtime.enter();
+            qdrant_client::Qdrant::from_url(&server.url)
+                .skip_compatibility_check()
+                .build()
+                .unwrap()
+        };
+        Some(QdrantFixture {
+            server,
+            corpus,
+            config,
+            embedded,
+            remote,
+            runtime,
+            client,
+            serial: std::cell::Cell::new(0),
+        })
+    }
+
+    /// One timed sync of the whole corpus into a new collection (deleted afterwards,
+    /// untimed).
+    fn timed_sync(&self) -> Duration {
+        let serial = self.serial.get() + 1;
+        self.serial.set(serial);
+        let mut config = self.config.clone();
+        config.collection = format!("bench-sync-{serial}");
+        let handle = index::IndexHandle::open(self.corpus.dir.path()).unwrap();
+        let started = Instant::now();
+        let summary = dentate_qdrant::sync(&handle, &config, |_| {}).unwrap();
+        let elapsed = started.elapsed();
+        assert_eq!(summary.units_written, self.corpus.stats.units);
+        self.runtime
+            .block_on(self.client.delete_collection(config.collection.as_str()))
+            .unwrap();
+        elapsed
+    }
+}
+
+fn rss_line(pid: Option<u32>) -> String {
+    match pid {
+        Some(pid) => format!(
+            "{:.0} MiB (peak {:.0} MiB)",
+            proc_status_kib(Some(pid), "VmRSS").unwrap_or(0) as f64 / 1024.0,
+            proc_status_kib(Some(pid), "VmHWM").unwrap_or(0) as f64 / 1024.0
+        ),
+        None => "unknown (external server)".to_string(),
+    }
+}
+
+fn qdrant(c: &mut Criterion) {
+    if !wanted("qdrant") {
+        return;
+    }
+    if std::env::var_os("DENTATE_QDRANT_URL").is_none()
+        && dentate_qdrant::testing::qdrant_binary().is_none()
+    {
+        println!("qdrant: skipped: no Qdrant server (no ../shared/bin/qdrant beside the repository, DENTATE_QDRANT_URL unset)");
+        return;
+    }
+    let units = units();
+    let models = models();
+    let fixture: OnceCell<Option<QdrantFixture>> = OnceCell::new();
+    let setup = || QdrantFixture::start(units, models.as_deref());
+    let vocab = vocabulary(VOCABULARY);
+    let rng = RefCell::new(Rng::new(0xabcdef));
+
+    let mut group = c.benchmark_group("qdrant");
+    group
+        .sample_size(10)
+        .warm_up_time(seconds(0.5))
+        .measurement_time(seconds(3.0))
+        .throughput(Throughput::Elements(units as u64));
+    group.bench_function(BenchmarkId::new("sync", units), |b| {
+        let fixture = fixture.get_or_init(setup).as_ref().expect("qdrant server");
+        b.iter_custom(|iters| (0..iters).map(|_| fixture.timed_sync()).sum())
+    });
+    group.throughput(Throughput::Elements(1));
+    for (name, mode) in MODES {
+        if mode != Mode::Lexical && models.is_none() {
+            continue;
+        }
+        for backend in ["embedded", "qdrant"] {
+            group.bench_function(BenchmarkId::new(format!("{name}/{backend}"), units), |b| {
+                let fixture = fixture.get_or_init(setup).as_ref().expect("qdrant server");
+                let engine = match backend {
+                    "embedded" => &fixture.embedded,
+                    _ => &fixture.remote,
+                };
+                b.iter_batched(
+                    || query(&mut rng.borrow_mut(), &vocab),
+                    |q| retrieve(engine, q, mode),
+                    BatchSize::SmallInput,
+                )
+            });
+        }
+    }
+    group.finish();
+
+    if let Some(Some(fixture)) = fixture.get() {
+        let n = latency_queries();
+        let mut line = format!(
+            "qdrant latency, {} units, {n} new queries, top-10 units (embedded vs qdrant):",
+            fixture.corpus.stats.units
+        );
+        for (i, (name, mode)) in MODES.into_iter().enumerate() {
+            if mode != Mode::Lexical && models.is_none() {
+                continue;
+            }
+            // The same new queries for both backends (each engine caches query
+            // embeddings of its own), other queries for each mode.
+            for (backend, engine) in [("embedded", &fixture.embedded), ("qdrant", &fixture.remote)]
+            {
+                let mut rng = Rng::new(0x5151 + i as u64);
+                let (p50, p99) = latency(n, &mut rng, &vocab, |q| {
+                    retrieve(engine, q, mode);
+                });
+                line.push_str(&format!(
+                    " {name}/{backend} p50 {p50:.2} ms p99 {p99:.2} ms;"
+                ));
+            }
+        }
+        println!("{}", line.trim_end_matches(';'));
+        println!("qdrant: server RSS {}", rss_line(fixture.server.pid()));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// media (opt-in: DENTATE_BENCH=media)
+
+fn media(c: &mut Criterion) {
+    if !wanted("media") {
+        return;
+    }
+    let models = [indexer::embed::default_models_dir(), repo().join("models")]
+        .into_iter()
+        .find(|dir| dir.join("whisper-base").is_dir());
+    let Some(models) = models else {
+        println!("media: skipped: no Whisper model (run scripts/fetch-models)");
+        return;
     };
     let threads = 2;
-    let (Ok(mut speech), Ok(mut ocr)) = (
+    let (Ok(speech), Ok(ocr)) = (
         indexer::media::Speech::load(&models, indexer::media::AsrModel::default(), threads),
         indexer::ocr::OcrEngine::load(&models, threads),
     ) else {
-        println!("## media: skipped (run scripts/fetch-models)");
+        println!("media: skipped: the speech or OCR models do not load (run scripts/fetch-models)");
         return;
     };
-    let mut tagger = indexer::tags::Tagger::load(&models, threads).ok();
+    let (speech, ocr) = (RefCell::new(speech), RefCell::new(ocr));
+    let tagger = RefCell::new(indexer::tags::Tagger::load(&models, threads).ok());
     let ffmpeg = indexer::media::decode::Ffmpeg::new(Duration::from_secs(600));
     if !ffmpeg.available() {
-        println!("## media: skipped (ffmpeg missing)");
+        println!("media: skipped: ffmpeg missing");
         return;
     }
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/media");
-    let copies = 8;
+    let fixtures = repo().join("tests/fixtures/media");
 
-    // Audio: 8 copies of a 14 s memo.
+    // Audio: one 14 s memo. Video: a 10 s test pattern whose every second differs (no
+    // pHash shortcut), read at 1 fps.
     let audio_profile = tempfile::tempdir().unwrap();
-    for i in 0..copies {
-        std::fs::copy(
-            fixtures.join("memo.mp3"),
-            audio_profile.path().join(format!("memo-{i}.mp3")),
-        )
-        .unwrap();
-    }
+    std::fs::copy(
+        fixtures.join("memo.mp3"),
+        audio_profile.path().join("memo.mp3"),
+    )
+    .unwrap();
     let samples = ffmpeg.audio(&fixtures.join("memo.mp3"), 3600).unwrap();
-    let mut stats = indexer::media::MediaSummary::default();
-    let started = Instant::now();
-    for _ in 0..copies {
-        speech.transcribe(&samples, &mut stats).unwrap();
-    }
-    let raw_audio = started.elapsed().as_secs_f64();
-    let audio_seconds = copies as f64 * samples.len() as f64 / 16_000.0;
-
-    // Video: a 20 s test pattern whose every second differs (no pHash shortcut).
+    let audio_seconds = samples.len() as f64 / 16_000.0;
     let video_profile = tempfile::tempdir().unwrap();
-    let video = video_profile.path().join("pattern-0.mp4");
+    let video = video_profile.path().join("pattern.mp4");
     let status = std::process::Command::new("ffmpeg")
-        .args([
-            "-v",
-            "error",
-            "-y",
-            "-f",
-            "lavfi",
-            "-i",
-            "testsrc=size=1280x720:rate=25:duration=20",
-            "-pix_fmt",
-            "yuv420p",
-        ])
+        .args(["-v", "error", "-y", "-f", "lavfi", "-i"])
+        .arg("testsrc=size=1280x720:rate=25:duration=10")
+        .args(["-pix_fmt", "yuv420p"])
         .arg(&video)
         .status()
         .unwrap();
     assert!(status.success());
-    let video_copies = 4;
-    for i in 1..video_copies {
-        std::fs::copy(
-            &video,
-            video_profile.path().join(format!("pattern-{i}.mp4")),
-        )
-        .unwrap();
-    }
     let mut frames = Vec::new();
     ffmpeg
         .frames(&video, 3600, |_, frame| {
@@ -519,98 +616,60 @@ fn bench_media() {
             true
         })
         .unwrap();
-    let started = Instant::now();
-    for _ in 0..video_copies {
-        for frame in &frames {
-            ocr.recognize(frame).unwrap();
-            if let Some(tagger) = tagger.as_mut() {
-                tagger.tag(frame).unwrap();
-            }
-        }
-    }
-    let raw_video = started.elapsed().as_secs_f64();
-    let video_frames = (video_copies * frames.len()) as f64;
-    drop((speech, ocr, tagger));
 
-    let run = |profile: &Path| {
-        let index_dir = tempfile::tempdir().unwrap();
-        let mut options = IndexOptions::new(profile, index_dir.path().join("index"));
+    let pipeline = |profile: &Path| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut options = IndexOptions::new(profile, dir.path().join("index"));
         options.models_dir = models.clone();
         options.threads = threads;
         options.embed = false;
-        let started = Instant::now();
         let summary = indexer::run(&options, &NoProgress).unwrap();
-        assert_eq!(
-            summary.media.status,
-            indexer::StageStatus::Done,
-            "{:?}",
-            summary.media
-        );
-        (started.elapsed().as_secs_f64(), summary.media)
+        assert_eq!(summary.media.status, indexer::StageStatus::Done);
+        dir
     };
-    let (pipeline_audio, audio_stats) = run(audio_profile.path());
-    let (pipeline_video, video_stats) = run(video_profile.path());
 
-    println!(
-        "## media: {copies} × 14 s speech ({audio_seconds:.0} s), {video_copies} × 20 s 1280×720 video ({video_frames:.0} frames at 1 fps)"
-    );
-    println!("| measure | value |");
-    println!("|---|---|");
-    println!(
-        "| audio real-time factor: raw VAD + Whisper / whole pipeline | {:.3} / {:.3} |",
-        raw_audio / audio_seconds,
-        pipeline_audio / audio_seconds
-    );
-    println!(
-        "| audio pipeline / raw models time | {:.2} |",
-        pipeline_audio / raw_audio
-    );
-    println!(
-        "| pipeline audio worker time: decode / VAD / Whisper encoder / decoder, s | {:.1} / {:.1} / {:.1} / {:.1} |",
-        audio_stats.decode_seconds,
-        audio_stats.vad_seconds,
-        audio_stats.asr_encoder_seconds,
-        audio_stats.asr_decoder_seconds
-    );
-    println!(
-        "| video frames/s: raw OCR + tags / whole pipeline | {:.2} / {:.2} |",
-        video_frames / raw_video,
-        video_frames / pipeline_video
-    );
-    println!(
-        "| video pipeline / raw models time | {:.2} |",
-        pipeline_video / raw_video
-    );
-    println!(
-        "| pipeline video worker time: decode / OCR / tags, s (frames read: {}) | {:.1} / {:.1} / {:.1} |",
-        video_stats.frames_ocr,
-        video_stats.decode_seconds,
-        video_stats.ocr_seconds,
-        video_stats.tag_seconds
-    );
+    let mut group = c.benchmark_group("media");
+    group
+        .sample_size(10)
+        .warm_up_time(seconds(0.5))
+        .measurement_time(seconds(10.0));
+    // Elements: seconds of audio (throughput = 1 / real-time factor).
+    group.throughput(Throughput::Elements(audio_seconds.round() as u64));
+    group.bench_function("audio/raw_vad_whisper", |b| {
+        b.iter(|| {
+            let mut stats = indexer::media::MediaSummary::default();
+            black_box(
+                speech
+                    .borrow_mut()
+                    .transcribe(&samples, &mut stats)
+                    .unwrap(),
+            )
+        })
+    });
+    group.bench_function("audio/pipeline", |b| {
+        b.iter_with_large_drop(|| pipeline(audio_profile.path()))
+    });
+    // Elements: video frames (at 1 fps).
+    group.throughput(Throughput::Elements(frames.len() as u64));
+    group.bench_function("video/raw_ocr_tags", |b| {
+        b.iter(|| {
+            for frame in &frames {
+                black_box(ocr.borrow_mut().recognize(frame).unwrap());
+                if let Some(tagger) = tagger.borrow_mut().as_mut() {
+                    black_box(tagger.tag(frame).unwrap());
+                }
+            }
+        })
+    });
+    group.bench_function("video/pipeline", |b| {
+        b.iter_with_large_drop(|| pipeline(video_profile.path()))
+    });
+    group.finish();
 }
 
-fn main() {
-    // `cargo bench` passes `--bench`; `cargo test --benches` runs us with no such flag
-    // and only a smoke run is wanted then.
-    let is_bench = std::env::args().any(|a| a == "--bench");
-    if !is_bench {
-        println!("benches: run with `cargo bench -p benches` for figures");
-        return;
-    }
-    // DENTATE_BENCH=media,dense (say) runs only those sections.
-    let only = std::env::var("DENTATE_BENCH").unwrap_or_default();
-    let wanted = |name: &str| only.is_empty() || only.split(',').any(|s| s.trim() == name);
-    if wanted("indexing") {
-        bench_indexing();
-    }
-    if wanted("bm25") {
-        bench_bm25();
-    }
-    if wanted("dense") {
-        bench_dense();
-    }
-    if wanted("media") {
-        bench_media();
-    }
+criterion_group! {
+    name = groups;
+    config = Criterion::default();
+    targets = convert, index, embed, query_group, qdrant, media
 }
+criterion_main!(groups);

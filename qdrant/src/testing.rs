@@ -112,6 +112,11 @@ impl Node {
         format!("http://127.0.0.1:{}", self.grpc)
     }
 
+    /// The server's process id while it runs (for its memory in `/proc/PID/status`).
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
     /// SIGKILL.
     pub fn kill(&mut self) {
         if let Some(mut child) = self.child.take() {
@@ -133,6 +138,13 @@ pub struct Server {
     pub url: String,
     _node: Option<Node>,
     _dir: Option<tempfile::TempDir>,
+}
+
+impl Server {
+    /// The process id of the node this guard started (`None` for `DENTATE_QDRANT_URL`).
+    pub fn pid(&self) -> Option<u32> {
+        self._node.as_ref().and_then(Node::pid)
+    }
 }
 
 pub fn server() -> Option<Server> {
