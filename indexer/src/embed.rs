@@ -72,7 +72,8 @@ impl TextEncoder {
             .with_max_length(MAX_TOKENS)
             .with_intra_threads(threads.max(1))
             .with_session_config("session.intra_op.allow_spinning", "0")
-            .with_session_config("session.inter_op.allow_spinning", "0");
+            .with_session_config("session.inter_op.allow_spinning", "0")
+            .with_execution_providers(vec![crate::onnx::cpu_without_arena()]);
         let model = TextEmbedding::try_new_from_user_defined(model, options)
             .map_err(|e| EmbedError::Model(e.to_string()))?;
         Ok(TextEncoder { model })

@@ -94,8 +94,21 @@ pub fn session(
         .map_err(|e| failed(e.into()))?
         .with_config_entry("session.inter_op.allow_spinning", "0")
         .map_err(|e| failed(e.into()))?
+        // No arena: an arena keeps the peak of every input size it has seen (a large
+        // image, a long window) for the life of the session.
+        .with_execution_providers([cpu_without_arena()])
+        .map_err(|e| failed(e.into()))?
+        .with_memory_pattern(false)
+        .map_err(|e| failed(e.into()))?
         .commit_from_file(path)
         .map_err(failed)
+}
+
+/// ONNX Runtime's CPU provider without its memory arena: tensors are freed when a run
+/// ends instead of being kept for the next one, so a model's memory follows its current
+/// input, not the largest it ever saw.
+pub fn cpu_without_arena() -> ort::ep::ExecutionProviderDispatch {
+    ort::ep::CPU::default().with_arena_allocator(false).build()
 }
 
 /// A model shared by the workers, loaded by the first one that needs it; a load error
