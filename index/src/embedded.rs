@@ -174,9 +174,31 @@ enum Selection {
     Full,
 }
 
-/// Exact (brute-force) search over vectors of one dimension in memory, loaded from the
-/// manifest: the text vectors (`TEXT_DIM`, [`ExactStore::load`]) or the CLIP vectors of
-/// one model (the dimension of the first stored vector, [`ExactStore::load_images`]).
+/// Text vectors beyond this many are held as int8 (a quarter of the memory, a quarter of
+/// the bytes each scan reads); below it they stay float32 and the scan is exact.
+pub const QUANTIZE_ABOVE: usize = 100_000;
+
+/// Candidates an int8 scan hands to exact rescoring for `k` results.
+pub fn rescore_depth(k: usize) -> usize {
+    (k * 4).max(k + 32)
+}
+
+/// The stored vectors, row-major.
+#[derive(Debug, Clone)]
+enum Matrix {
+    F32(Vec<f32>),
+    /// Each row scaled so its largest component is ±127; `scales[row]` undoes it.
+    I8 {
+        codes: Vec<i8>,
+        scales: Vec<f32>,
+    },
+}
+
+/// Brute-force search over vectors of one dimension in memory, loaded from the manifest:
+/// the text vectors (`TEXT_DIM`, [`ExactStore::load`]) or the CLIP vectors of one model
+/// (the dimension of the first stored vector, [`ExactStore::load_images`]). Exact for
+/// float32 rows; int8 rows (large text stores, [`QUANTIZE_ABOVE`]) give approximate
+/// scores, which [`EmbeddedVectors`] rescores exactly from the manifest.
 #[derive(Debug, Clone)]
 pub struct ExactStore {
     dim: usize,
@@ -184,9 +206,27 @@ pub struct ExactStore {
     file_ids: Vec<String>,
     /// Hash of the text each vector was computed from (empty for image vectors).
     text_hashes: Vec<String>,
-    /// Row-major, `dim` floats per point.
-    matrix: Vec<f32>,
+    matrix: Matrix,
     selection: Selection,
+}
+
+/// Dot product of a float query with an int8 row (before the row's scale).
+fn dot_i8(query: &[f32], row: &[i8]) -> f32 {
+    let mut sums = [0.0f32; 16];
+    let chunks_q = query.chunks_exact(16);
+    let chunks_r = row.chunks_exact(16);
+    let tail: f32 = chunks_q
+        .remainder()
+        .iter()
+        .zip(chunks_r.remainder())
+        .map(|(x, y)| x * f32::from(*y))
+        .sum();
+    for (cq, cr) in chunks_q.zip(chunks_r) {
+        for i in 0..16 {
+            sums[i] += cq[i] * f32::from(cr[i]);
+        }
+    }
+    sums.iter().sum::<f32>() + tail
 }
 
 impl ExactStore {
@@ -201,23 +241,53 @@ impl ExactStore {
             unit_ids: Vec::new(),
             file_ids: Vec::new(),
             text_hashes: Vec::new(),
-            matrix: Vec::new(),
+            matrix: Matrix::F32(Vec::new()),
             selection,
         }
     }
 
-    /// Every text vector of the manifest (rows of another dimension are left out).
+    /// Holds the vectors pushed from now on as int8.
+    fn quantized(mut self) -> ExactStore {
+        self.matrix = Matrix::I8 {
+            codes: Vec::new(),
+            scales: Vec::new(),
+        };
+        self
+    }
+
+    /// Whether scores are approximate (int8 rows).
+    pub fn is_quantized(&self) -> bool {
+        matches!(self.matrix, Matrix::I8 { .. })
+    }
+
+    /// Every text vector of the manifest (rows of another dimension are left out), as
+    /// int8 beyond [`QUANTIZE_ABOVE`] rows. Rows are streamed, never all held as bytes.
     pub fn load(manifest: &Manifest) -> Result<ExactStore, IndexError> {
-        let rows = manifest.all_vectors()?;
+        let count = manifest.vector_count()?;
         let mut store = ExactStore::text();
-        store.matrix.reserve(rows.len() * TEXT_DIM);
-        for (unit_id, file_id, text_hash, bytes) in rows {
-            let Some(vector) = from_bytes(&bytes).filter(|v| v.len() == TEXT_DIM) else {
-                continue;
-            };
-            store.push(unit_id, file_id, text_hash, &vector);
+        if count > QUANTIZE_ABOVE {
+            store = store.quantized();
         }
+        store.reserve(count);
+        manifest.for_each_vector(|unit_id, file_id, text_hash, bytes| {
+            if let Some(vector) = from_bytes(bytes).filter(|v| v.len() == TEXT_DIM) {
+                store.push(unit_id, file_id, text_hash, &vector);
+            }
+        })?;
         Ok(store)
+    }
+
+    fn reserve(&mut self, rows: usize) {
+        self.unit_ids.reserve(rows);
+        self.file_ids.reserve(rows);
+        self.text_hashes.reserve(rows);
+        match &mut self.matrix {
+            Matrix::F32(values) => values.reserve(rows * self.dim),
+            Matrix::I8 { codes, scales } => {
+                codes.reserve(rows * self.dim);
+                scales.reserve(rows);
+            }
+        }
     }
 
     /// The image vectors of one CLIP model; the first non-empty vector sets the
@@ -243,7 +313,19 @@ impl ExactStore {
         self.unit_ids.push(unit_id);
         self.file_ids.push(file_id);
         self.text_hashes.push(text_hash);
-        self.matrix.extend_from_slice(vector);
+        match &mut self.matrix {
+            Matrix::F32(values) => values.extend_from_slice(vector),
+            Matrix::I8 { codes, scales } => {
+                let largest = vector.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+                let scale = if largest > 0.0 { largest / 127.0 } else { 1.0 };
+                codes.extend(
+                    vector
+                        .iter()
+                        .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8),
+                );
+                scales.push(scale);
+            }
+        }
     }
 
     pub fn dim(&self) -> usize {
@@ -264,13 +346,22 @@ impl ExactStore {
         if self.dim == 0 || k == 0 {
             return Vec::new();
         }
-        let mut scored: Vec<(f32, usize)> = self
-            .matrix
-            .chunks_exact(self.dim)
-            .enumerate()
-            .filter(|(row, _)| allowed.is_none_or(|allowed| allowed.contains(&self.unit_ids[*row])))
-            .map(|(row, vector)| (dot(query, vector), row))
-            .collect();
+        let allowed_row =
+            |row: usize| allowed.is_none_or(|allowed| allowed.contains(&self.unit_ids[row]));
+        let mut scored: Vec<(f32, usize)> = match &self.matrix {
+            Matrix::F32(values) => values
+                .chunks_exact(self.dim)
+                .enumerate()
+                .filter(|(row, _)| allowed_row(*row))
+                .map(|(row, vector)| (dot(query, vector), row))
+                .collect(),
+            Matrix::I8 { codes, scales } => codes
+                .chunks_exact(self.dim)
+                .enumerate()
+                .filter(|(row, _)| allowed_row(*row))
+                .map(|(row, codes)| (dot_i8(query, codes) * scales[row], row))
+                .collect(),
+        };
         let by_score_then_row =
             |a: &(f32, usize), b: &(f32, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
         match self.selection {
@@ -341,6 +432,24 @@ impl ExactStore {
             })
             .collect())
     }
+}
+
+/// The `k` best of approximate hits by their exact score (`exact` gives a stored vector;
+/// a hit without one keeps its approximate score), best first.
+pub fn rescore(
+    mut hits: Vec<TextHit>,
+    query: &[f32],
+    k: usize,
+    exact: impl Fn(&str) -> Option<Vec<f32>>,
+) -> Vec<TextHit> {
+    for hit in &mut hits {
+        if let Some(vector) = exact(&hit.unit_id).filter(|v| v.len() == query.len()) {
+            hit.score = dot(query, &vector);
+        }
+    }
+    hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.unit_id.cmp(&b.unit_id)));
+    hits.truncate(k);
+    hits
 }
 
 /// How often the daemon checks the manifest for new vectors.
@@ -463,8 +572,19 @@ impl VectorSearch for EmbeddedVectors {
         match space {
             VectorSpace::Text => {
                 let store = self.with_manifest(|m| self.text.get(m))?;
+                let hits = if store.is_quantized() {
+                    // int8 scores pick the candidates; their stored vectors decide.
+                    let candidates = store.search(query, rescore_depth(k), allowed.as_ref());
+                    let ids: Vec<&str> = candidates.iter().map(|h| h.unit_id.as_str()).collect();
+                    let exact = self.with_manifest(|m| m.vectors_by_unit_ids(&ids))?;
+                    rescore(candidates, query, k, |id| {
+                        exact.get(id).and_then(|b| from_bytes(b))
+                    })
+                } else {
+                    store.search(query, k, allowed.as_ref())
+                };
                 let mut out = Vec::new();
-                for hit in store.search(query, k, allowed.as_ref()) {
+                for hit in hits {
                     let Some(address) = address_of_unit(&searcher, &self.fields, &hit.unit_id)?
                     else {
                         continue; // the unit left the index; its vector is stale
@@ -728,6 +848,35 @@ mod tests {
             assert!(text.search(&vec![0.5; dim + 1], 3, None).is_empty());
             assert!(images.search_images(&vec![0.5; dim + 1], 3, None).is_err());
         }
+    }
+
+    #[test]
+    fn int8_rows_then_exact_rescoring_find_the_exact_top_10() {
+        let dim = TEXT_DIM;
+        let vectors = random_vectors(7, 3000, dim, None);
+        let mut int8 = ExactStore::text().quantized();
+        for (row, v) in vectors.iter().enumerate() {
+            int8.push(format!("u{row}"), format!("f{row}"), String::new(), v);
+        }
+        assert!(int8.is_quantized() && !ExactStore::text().is_quantized());
+        let by_id = |id: &str| vectors.get(id[1..].parse::<usize>().ok()?).cloned();
+        let (mut found, mut wanted) = (0, 0);
+        for q in 0..50 {
+            let query = &random_vectors(1000 + q, 1, dim, None)[0];
+            let exact = naive_top(&vectors, query, 10, None);
+            let approximate = int8.search(query, rescore_depth(10), None);
+            let rescored = rescore(approximate, query, 10, by_id);
+            // Rescored scores are the exact ones.
+            for hit in &rescored {
+                let exact_score = dot(query, &by_id(&hit.unit_id).unwrap());
+                assert_eq!(hit.score, exact_score);
+            }
+            let got: HashSet<String> = rescored.into_iter().map(|h| h.unit_id).collect();
+            wanted += exact.len();
+            found += exact.iter().filter(|(id, _)| got.contains(id)).count();
+        }
+        let recall = found as f64 / wanted as f64;
+        assert!(recall >= 0.98, "recall@10 {recall}");
     }
 
     #[test]
