@@ -133,8 +133,26 @@ pub fn address_of_unit(
         .map(|(_, address)| address))
 }
 
-/// Dot product, chunked so the compiler vectorises it.
+/// Dot product, chunked so the compiler vectorises it; compiled for AVX2 too and chosen
+/// at run time (same lanes, same order of additions: the same result on every path).
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports AVX2 (checked at run time).
+        return unsafe { dot_avx2(a, b) };
+    }
+    dot_generic(a, b)
+}
+
+/// [`dot_generic`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_avx2(a: &[f32], b: &[f32]) -> f32 {
+    dot_generic(a, b)
+}
+
+#[inline(always)]
+fn dot_generic(a: &[f32], b: &[f32]) -> f32 {
     let mut sums = [0.0f32; 8];
     let chunks_a = a.chunks_exact(8);
     let chunks_b = b.chunks_exact(8);
@@ -178,6 +196,15 @@ enum Selection {
 /// the bytes each scan reads); below it they stay float32 and the scan is exact.
 pub const QUANTIZE_ABOVE: usize = 100_000;
 
+/// [`QUANTIZE_ABOVE`], or `DENTATE_QUANTIZE_ABOVE` when set (a number of vectors; a
+/// large one keeps every store float32, 0 makes every one int8).
+pub fn quantize_above() -> usize {
+    std::env::var("DENTATE_QUANTIZE_ABOVE")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(QUANTIZE_ABOVE)
+}
+
 /// Candidates an int8 scan hands to exact rescoring for `k` results.
 pub fn rescore_depth(k: usize) -> usize {
     (k * 4).max(k + 32)
@@ -210,23 +237,59 @@ pub struct ExactStore {
     selection: Selection,
 }
 
-/// Dot product of a float query with an int8 row (before the row's scale).
-fn dot_i8(query: &[f32], row: &[i8]) -> f32 {
-    let mut sums = [0.0f32; 16];
-    let chunks_q = query.chunks_exact(16);
-    let chunks_r = row.chunks_exact(16);
-    let tail: f32 = chunks_q
+/// Integer dot product of two int8 rows (before their scales).
+#[inline(always)]
+fn dot_i8_generic(a: &[i8], b: &[i8]) -> i32 {
+    let mut sums = [0i32; 32];
+    let chunks_a = a.chunks_exact(32);
+    let chunks_b = b.chunks_exact(32);
+    let tail: i32 = chunks_a
         .remainder()
         .iter()
-        .zip(chunks_r.remainder())
-        .map(|(x, y)| x * f32::from(*y))
+        .zip(chunks_b.remainder())
+        .map(|(x, y)| i32::from(*x) * i32::from(*y))
         .sum();
-    for (cq, cr) in chunks_q.zip(chunks_r) {
-        for i in 0..16 {
-            sums[i] += cq[i] * f32::from(cr[i]);
+    for (ca, cb) in chunks_a.zip(chunks_b) {
+        for i in 0..32 {
+            sums[i] += i32::from(ca[i]) * i32::from(cb[i]);
         }
     }
-    sums.iter().sum::<f32>() + tail
+    sums.iter().sum::<i32>() + tail
+}
+
+/// [`dot_i8_generic`] compiled for AVX2 (the default target has only SSE2).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_i8_avx2(a: &[i8], b: &[i8]) -> i32 {
+    dot_i8_generic(a, b)
+}
+
+/// Whether this CPU has AVX2 (asked once).
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVX2.get_or_init(|| std::arch::is_x86_feature_detected!("avx2"))
+}
+
+/// Integer dot product of two int8 rows, with AVX2 where the CPU has it.
+fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: the CPU supports AVX2 (checked at run time).
+        return unsafe { dot_i8_avx2(a, b) };
+    }
+    dot_i8_generic(a, b)
+}
+
+/// A vector as int8 codes and the scale that undoes them (largest component ±127).
+fn quantize(vector: &[f32]) -> (Vec<i8>, f32) {
+    let largest = vector.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    let scale = if largest > 0.0 { largest / 127.0 } else { 1.0 };
+    let codes = vector
+        .iter()
+        .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8)
+        .collect();
+    (codes, scale)
 }
 
 impl ExactStore {
@@ -265,7 +328,7 @@ impl ExactStore {
     pub fn load(manifest: &Manifest) -> Result<ExactStore, IndexError> {
         let count = manifest.vector_count()?;
         let mut store = ExactStore::text();
-        if count > QUANTIZE_ABOVE {
+        if count > quantize_above() {
             store = store.quantized();
         }
         store.reserve(count);
@@ -316,13 +379,8 @@ impl ExactStore {
         match &mut self.matrix {
             Matrix::F32(values) => values.extend_from_slice(vector),
             Matrix::I8 { codes, scales } => {
-                let largest = vector.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-                let scale = if largest > 0.0 { largest / 127.0 } else { 1.0 };
-                codes.extend(
-                    vector
-                        .iter()
-                        .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8),
-                );
+                let (row, scale) = quantize(vector);
+                codes.extend_from_slice(&row);
                 scales.push(scale);
             }
         }
@@ -355,12 +413,18 @@ impl ExactStore {
                 .filter(|(row, _)| allowed_row(*row))
                 .map(|(row, vector)| (dot(query, vector), row))
                 .collect(),
-            Matrix::I8 { codes, scales } => codes
-                .chunks_exact(self.dim)
-                .enumerate()
-                .filter(|(row, _)| allowed_row(*row))
-                .map(|(row, codes)| (dot_i8(query, codes) * scales[row], row))
-                .collect(),
+            Matrix::I8 { codes, scales } => {
+                let (query_codes, query_scale) = quantize(query);
+                codes
+                    .chunks_exact(self.dim)
+                    .enumerate()
+                    .filter(|(row, _)| allowed_row(*row))
+                    .map(|(row, codes)| {
+                        let dot = dot_i8(&query_codes, codes) as f32;
+                        (dot * query_scale * scales[row], row)
+                    })
+                    .collect()
+            }
         };
         let by_score_then_row =
             |a: &(f32, usize), b: &(f32, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
@@ -880,11 +944,35 @@ mod tests {
     }
 
     #[test]
+    fn int8_dot_matches_naive_on_every_path() {
+        for len in [0, 1, 31, 32, 33, 384, 1000] {
+            let a: Vec<i8> = (0..len).map(|i| ((i * 37 + 11) % 255) as i8).collect();
+            let b: Vec<i8> = (0..len).map(|i| ((i * 91 + 5) % 255) as i8).collect();
+            let naive: i32 = a
+                .iter()
+                .zip(&b)
+                .map(|(x, y)| i32::from(*x) * i32::from(*y))
+                .sum();
+            assert_eq!(dot_i8(&a, &b), naive, "len {len}");
+            assert_eq!(dot_i8_generic(&a, &b), naive, "len {len}");
+        }
+    }
+
+    #[test]
     fn dot_matches_naive() {
         let a: Vec<f32> = (0..TEXT_DIM).map(|i| (i as f32).sin()).collect();
         let b: Vec<f32> = (0..TEXT_DIM).map(|i| (i as f32).cos()).collect();
         let naive: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
         assert!((dot(&a, &b) - naive).abs() < 1e-3);
+        // The AVX2 path adds in the same lanes and order: bit for bit the same.
+        for len in [0, 3, 8, 17, TEXT_DIM, 513] {
+            let (a, b) = (&a[..len.min(a.len())], &b[..len.min(b.len())]);
+            assert_eq!(
+                dot(a, b).to_bits(),
+                dot_generic(a, b).to_bits(),
+                "len {len}"
+            );
+        }
     }
 
     fn record(path: &str, modality: &str, ext: &str) -> FileRecord {

@@ -43,11 +43,20 @@ pub(crate) fn query_group(c: &mut Criterion) {
     if models.is_none() {
         println!("query/dense, query/hybrid: skipped: no MiniLM model (run scripts/fetch-models)");
     }
-    let fixture: OnceCell<(Corpus, Engine)> = OnceCell::new();
+    // Beyond `QUANTIZE_ABOVE` vectors the daemon scans int8 rows and rescores; a second
+    // engine over the same corpus keeps float32 rows, for the side-by-side and recall.
+    let quantized = models.is_some() && units > index::embedded::quantize_above();
+    let fixture: OnceCell<(Corpus, Engine, Option<Engine>)> = OnceCell::new();
     let setup = || {
         let corpus = Corpus::build(units, models.is_some());
         let engine = Engine::open_with_models(corpus.dir.path(), models.as_deref()).unwrap();
-        (corpus, engine)
+        let exact = quantized.then(|| {
+            std::env::set_var("DENTATE_QUANTIZE_ABOVE", usize::MAX.to_string());
+            let exact = Engine::open_with_models(corpus.dir.path(), models.as_deref()).unwrap();
+            std::env::remove_var("DENTATE_QUANTIZE_ABOVE");
+            exact
+        });
+        (corpus, engine, exact)
     };
     let vocab = vocabulary(VOCABULARY);
     let rng = RefCell::new(Rng::new(0xabcdef));
@@ -63,7 +72,7 @@ pub(crate) fn query_group(c: &mut Criterion) {
             continue;
         }
         group.bench_function(BenchmarkId::new(name, units), |b| {
-            let (_, engine) = fixture.get_or_init(setup);
+            let (_, engine, _) = fixture.get_or_init(setup);
             b.iter_batched(
                 || query(&mut rng.borrow_mut(), &vocab),
                 |q| retrieve(engine, q, mode),
@@ -71,9 +80,56 @@ pub(crate) fn query_group(c: &mut Criterion) {
             )
         });
     }
+    if quantized {
+        group.bench_function(BenchmarkId::new("dense_f32", units), |b| {
+            let (_, _, exact) = fixture.get_or_init(setup);
+            let exact = exact.as_ref().expect("float32 engine");
+            b.iter_batched(
+                || query(&mut rng.borrow_mut(), &vocab),
+                |q| retrieve(exact, q, Mode::Dense),
+                BatchSize::SmallInput,
+            )
+        });
+    }
     group.finish();
 
-    if let Some((corpus, engine)) = fixture.get() {
+    if let Some((corpus, _, Some(exact))) = fixture.get() {
+        let engine = &fixture.get().expect("fixture").1;
+        let mut rng = Rng::new(0x7777);
+        let (mut found, mut wanted) = (0usize, 0usize);
+        let top = |engine: &Engine, q: &str| -> Vec<String> {
+            engine
+                .retrieve(SearchParams {
+                    query: q.to_string(),
+                    top_k: 10,
+                    mode: Mode::Dense,
+                    ..SearchParams::default()
+                })
+                .expect("retrieve")
+                .units
+                .into_iter()
+                .map(|u| u.unit.unit_id)
+                .collect()
+        };
+        for _ in 0..latency_queries() {
+            let q = query(&mut rng, &vocab);
+            let want = top(exact, &q);
+            let got = top(engine, &q);
+            wanted += want.len();
+            found += want.iter().filter(|id| got.contains(id)).count();
+        }
+        let (p50, p99) = latency(latency_queries(), &mut Rng::new(0x5152), &vocab, |q| {
+            retrieve(exact, q, Mode::Dense);
+        });
+        println!(
+            "query, {} units: int8 rows + exact rescoring vs float32 rows: recall@10 {:.4} over {} queries; float32 dense p50 {p50:.2} ms p99 {p99:.2} ms",
+            corpus.stats.units,
+            found as f64 / wanted.max(1) as f64,
+            latency_queries()
+        );
+    }
+
+    if let Some((corpus, engine, _)) = fixture.get() {
         let n = latency_queries();
         let mut rng = Rng::new(0x5151);
         let mut line = format!(
