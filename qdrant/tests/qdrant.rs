@@ -775,6 +775,46 @@ fn drop_collection(config: &QdrantConfig) {
 }
 
 #[test]
+fn concurrent_indexers_keep_their_profiles_apart() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(server) = server() else { return };
+    let (alice, bob) = (Fixture::build(), Fixture::build());
+    let alice_config = config(&server.url, "alice");
+    // One collection, created by whichever indexer gets there first.
+    let bob_config = QdrantConfig {
+        profile: "bob".into(),
+        ..alice_config.clone()
+    };
+    let (a, b) = std::thread::scope(|scope| {
+        let a = scope.spawn(|| sync(&alice.handle(), &alice_config, |_| {}));
+        let b = scope.spawn(|| sync(&bob.handle(), &bob_config, |_| {}));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let (a, b) = (a.unwrap(), b.unwrap());
+    assert_eq!((a.changed, b.changed), (9, 9));
+    // Each profile holds exactly a clean run's points: 18 units, 9 files, 1 info point.
+    for config in [&alice_config, &bob_config] {
+        assert_eq!(count_points(config, Some("unit")), 18, "{}", config.profile);
+        assert_eq!(count_points(config, None), 28, "{}", config.profile);
+    }
+    // Neither run disturbed the other: re-syncing sends nothing, and each profile's
+    // backend sees its own files only.
+    for (fixture, config) in [(&alice, &alice_config), (&bob, &bob_config)] {
+        let again = sync(&fixture.handle(), config, |_| {}).unwrap();
+        assert_eq!(
+            (again.changed, again.unchanged),
+            (0, 9),
+            "{}",
+            config.profile
+        );
+        let backend = QdrantBackend::open(config).unwrap();
+        assert_eq!(backend.files().unwrap().len(), 9);
+        assert_eq!(backend.stats().unwrap().units, 18);
+    }
+    drop_collection(&alice_config);
+}
+
+#[test]
 fn an_unsynced_profile_is_a_clear_error() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let Some(server) = server() else { return };
