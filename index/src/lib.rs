@@ -8,6 +8,7 @@ pub mod embedded;
 pub mod embedded_search;
 pub mod error;
 pub mod manifest;
+mod manifest_vectors;
 pub mod path;
 pub mod schema;
 pub mod stage;
