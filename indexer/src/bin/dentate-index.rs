@@ -148,14 +148,7 @@ fn main() -> anyhow::Result<()> {
 
     options.gold_dir = cli.gold.clone();
 
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    if !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress_bar();
     bar.enable_steady_tick(Duration::from_millis(200));
     let summary = indexer::run(&options, &Bar(bar.clone())).with_context(|| {
         format!(
@@ -200,11 +193,8 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Mirrors the finished local index into Qdrant; the summary as JSON.
-fn sync_to_qdrant(cli: &Cli) -> anyhow::Result<serde_json::Value> {
-    let handle = index::IndexHandle::open(&cli.index)
-        .with_context(|| format!("cannot open index {}", cli.index.display()))?;
-    let config = cli.backend.qdrant_config(&handle.info.profile_root);
+/// A progress bar on stderr, hidden when stderr is not a terminal.
+fn progress_bar() -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     if !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
@@ -213,6 +203,15 @@ fn sync_to_qdrant(cli: &Cli) -> anyhow::Result<serde_json::Value> {
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    bar
+}
+
+/// Mirrors the finished local index into Qdrant; the summary as JSON.
+fn sync_to_qdrant(cli: &Cli) -> anyhow::Result<serde_json::Value> {
+    let handle = index::IndexHandle::open(&cli.index)
+        .with_context(|| format!("cannot open index {}", cli.index.display()))?;
+    let config = cli.backend.qdrant_config(&handle.info.profile_root);
+    let bar = progress_bar();
     let synced = dentate_qdrant::sync(&handle, &config, |p| {
         bar.set_length(p.files_total as u64);
         bar.set_position(p.files_done as u64);
