@@ -1,5 +1,6 @@
-//! Reading the manifest's text vectors in bulk: counting, streaming every row (the
-//! daemon's vector store), and fetching some by unit id (exact rescoring).
+//! Reading the manifest's vectors in bulk: counting, streaming every text vector (the
+//! daemon's vector store), fetching some by unit id (exact rescoring), and one file's
+//! image vectors (the Qdrant sync).
 
 use std::collections::HashMap;
 
@@ -74,6 +75,30 @@ impl Manifest {
         let rows = statement
             .query_map([], |row| {
                 Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            })
+            .map_err(IndexError::sql)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(IndexError::sql)?;
+        Ok(rows)
+    }
+
+    /// The image vectors of one file that are still fresh (computed from the file's
+    /// current content): `(model, unit_id, vector bytes)`, by model then unit id.
+    pub fn image_vectors_of_file(
+        &self,
+        file_id: &str,
+    ) -> Result<Vec<(String, String, Vec<u8>)>, IndexError> {
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT v.model, v.unit_id, v.vector FROM image_vectors v \
+                 JOIN files f ON f.file_id = v.file_id AND f.hash = v.file_hash \
+                 WHERE v.file_id = ?1 AND f.status = 'indexed' ORDER BY v.model, v.unit_id",
+            )
+            .map_err(IndexError::sql)?;
+        let rows = statement
+            .query_map(params![file_id], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
             })
             .map_err(IndexError::sql)?
             .collect::<Result<Vec<_>, _>>()

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use index::api::{
     BackendStats, LexicalRequest, Matches, SearchBackend, SearchSnapshot, StoreError, TimeOrder,
@@ -22,16 +23,21 @@ use qdrant_client::qdrant::{
 
 use crate::config::QdrantConfig;
 use crate::error::QdrantError;
-use crate::sync::{Remote, BM25_VECTOR, TEXT_VECTOR};
+use crate::remote::{image_vector_name, DenseVectors, Remote, BM25_VECTOR, TEXT_VECTOR};
 use crate::{filter, payload, sparse};
 
 /// How many lexical matches `by_time` with a lexical request fetches before ordering
 /// them by time on the client.
 pub const BY_TIME_LEXICAL_DEPTH: u64 = 10_000;
 
+/// How long the collection's list of named vectors is trusted before it is read again.
+const LAYOUT_TTL: Duration = Duration::from_secs(10);
+
 /// A synced profile in a Qdrant collection.
 pub struct QdrantBackend {
     remote: Remote,
+    /// The named dense vectors last read, and when (image vectors appear with a sync).
+    layout: Mutex<Option<(Instant, DenseVectors)>>,
     /// `Some` until dropped (shut down in the background, so dropping is safe anywhere).
     runtime: Option<tokio::runtime::Runtime>,
     profile_root: String,
@@ -61,6 +67,7 @@ impl QdrantBackend {
         };
         let mut backend = QdrantBackend {
             remote,
+            layout: Mutex::new(None),
             runtime: Some(runtime),
             profile_root: String::new(),
         };
@@ -94,6 +101,19 @@ impl QdrantBackend {
 
     fn profile(&self) -> &str {
         &self.remote.config.profile
+    }
+
+    /// The name of the image vector of `model`, when the collection has it.
+    fn image_vector(&self, model: &str) -> Result<Option<String>, QdrantError> {
+        let name = image_vector_name(model);
+        let mut cached = self.layout.lock().unwrap_or_else(|p| p.into_inner());
+        let fresh = matches!(&*cached, Some((at, _)) if at.elapsed() < LAYOUT_TTL);
+        if !fresh {
+            let layout = self.block_on(self.remote.dense_layout())?;
+            *cached = Some((Instant::now(), layout));
+        }
+        let known = cached.as_ref().is_some_and(|(_, l)| l.contains_key(&name));
+        Ok(known.then_some(name))
     }
 
     async fn get(
@@ -309,8 +329,17 @@ impl SearchBackend for QdrantBackend {
                         as usize,
                 )
             }
-            // Image vectors are not synced (yet).
-            VectorSpace::Image { .. } => Ok(0),
+            VectorSpace::Image { model } => {
+                let Some(name) = self.image_vector(model)? else {
+                    return Ok(0);
+                };
+                let mut must = filter::of_type(self.profile(), payload::UNIT);
+                must.push(Condition::has_vector(name));
+                Ok(
+                    self.block_on(self.count(Filter::must(must), "counting image vectors"))?
+                        as usize,
+                )
+            }
         }
     }
 
@@ -471,8 +500,23 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
                 ))?;
                 Ok(self.keep(found))
             }
-            // Image vectors are not synced (yet): nothing to find, like an empty store.
-            VectorSpace::Image { .. } => Ok(Vec::new()),
+            VectorSpace::Image { model } => {
+                // A profile without vectors of this model has nothing to find.
+                let Some(name) = self.backend.image_vector(model)? else {
+                    return Ok(Vec::new());
+                };
+                if query.is_empty() || k == 0 {
+                    return Ok(Vec::new());
+                }
+                let found = self.backend.block_on(self.backend.query_units(
+                    &name,
+                    VectorInput::from(query.to_vec()),
+                    filter::unit_filter(self.profile(), filter),
+                    k as u64,
+                    "searching the image vectors",
+                ))?;
+                Ok(self.keep(found))
+            }
         }
     }
 

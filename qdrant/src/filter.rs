@@ -85,8 +85,13 @@ pub fn whole_file(profile: &str, file_id: &str) -> Filter {
 
 /// The unit points of one file.
 pub fn units_of_file(profile: &str, file_id: &str) -> Filter {
+    units_of_files(profile, vec![file_id.to_string()])
+}
+
+/// The unit points of some files.
+pub fn units_of_files(profile: &str, file_ids: Vec<String>) -> Filter {
     let mut must = of_type(profile, UNIT);
-    must.push(Condition::matches("file_id", file_id.to_string()));
+    must.push(Condition::matches("file_id", file_ids));
     Filter::must(must)
 }
 

@@ -9,7 +9,9 @@
 //! * one point per unit (`doc_type: "unit"`), id a UUID derived from
 //!   `profile/file_id:ordinal`, with a dense `text` vector (when the unit has a fresh
 //!   text vector), a sparse `bm25` vector ([`sparse`]) and a payload that rebuilds the
-//!   `StoredUnit` exactly ([`payload`]);
+//!   `StoredUnit` exactly ([`payload`]), and one named dense vector per image–text
+//!   model for the units that have an image vector (`image-<model>-<hash>`, added to
+//!   the collection when first needed, [`remote::image_vector_name`]);
 //! * one point per file (`doc_type: "file"`), written after its units, holding the
 //!   `FileRecord` and the file's sync key (the marker that the file is synced);
 //! * one point per profile (`doc_type: "profile"`) with the profile root and the last
@@ -21,6 +23,7 @@ pub mod config;
 pub mod error;
 pub mod filter;
 pub mod payload;
+pub mod remote;
 pub mod sparse;
 pub mod sync;
 pub mod testing;

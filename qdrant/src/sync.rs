@@ -2,42 +2,37 @@
 //!
 //! Qdrant is the source of truth for what is synced: each synced file has a file point
 //! whose `sync_key` hashes everything its points are made from. A run compares those
-//! keys with the local ones and, for each new or changed file, deletes its unit points,
-//! upserts the new ones (batches of [`QdrantConfig::batch_size`], `wait: true`) and
-//! upserts the file point **last**; files gone locally lose all their points. An
-//! interrupted run (even SIGKILL) leaves at worst a file whose key is stale or missing,
-//! which the next run rewrites, so re-running converges to exactly the points of a
-//! clean run.
+//! keys with the local ones and rewrites the new or changed files **in groups**: one
+//! delete of the group's old unit points, its new unit points in upserts of
+//! [`QdrantConfig::batch_size`] (`wait: true`), then the group's file points **last**;
+//! files gone locally lose all their points. An interrupted run (even SIGKILL) leaves at
+//! worst files whose key is stale or missing, which the next run rewrites, so re-running
+//! converges to exactly the points of a clean run. Grouping keeps the number of round
+//! trips per file far below one when files are small (mail, notes, events).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
-use index::manifest::FileRecord;
+use index::manifest::{FileRecord, Manifest};
 use index::vector::{embedding_text, from_bytes, text_hash, TEXT_DIM};
 use index::writer::lexical_texts;
 use index::{IndexHandle, StoredUnit};
-use qdrant_client::qdrant::points_selector::PointsSelectorOneOf;
-use qdrant_client::qdrant::{
-    payload_index_params::IndexParams, CreateCollectionBuilder, CreateFieldIndexCollectionBuilder,
-    DeletePointsBuilder, Distance, FieldType, IntegerIndexParams, KeywordIndexParams, Modifier,
-    PayloadIncludeSelector, PointId, PointStruct, ScalarQuantizationBuilder, ScrollPointsBuilder,
-    SparseVectorParamsBuilder, SparseVectorsConfigBuilder, UpsertPointsBuilder, Vector,
-    VectorParamsBuilder, Vectors, VectorsConfigBuilder,
-};
-use qdrant_client::Qdrant;
+use qdrant_client::qdrant::{PointStruct, Vector, Vectors};
 
 use crate::config::QdrantConfig;
-use crate::error::{QdrantError, Retry};
+use crate::error::QdrantError;
+use crate::remote::{image_vector_name, DenseVectors, Remote};
 use crate::sparse::AvgLengths;
 use crate::{filter, payload, sparse};
 
-/// Version of the point layout; part of every sync key, so a change rewrites all files.
-pub const LAYOUT_VERSION: u32 = 1;
-/// Name of the dense text vector.
-pub const TEXT_VECTOR: &str = "text";
-/// Name of the sparse BM25 vector.
-pub const BM25_VECTOR: &str = "bm25";
+pub use crate::remote::{BM25_VECTOR, TEXT_VECTOR};
 
+/// Version of the point layout; part of every sync key, so a change rewrites all files.
+/// 2: image vectors of image–text models as named vectors.
+pub const LAYOUT_VERSION: u32 = 2;
+
+/// Files rewritten together at most (one delete and one file-point upsert per group).
+const GROUP_FILES: usize = 256;
 /// Where a sync is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SyncProgress {
@@ -66,284 +61,20 @@ pub struct SyncSummary {
     pub elapsed: Duration,
 }
 
-/// A connected client with its retry policy.
-pub(crate) struct Remote {
-    pub client: Qdrant,
-    pub retry: Retry,
-    pub config: QdrantConfig,
-}
-
-impl Remote {
-    /// Connects (call inside a tokio runtime).
-    pub fn connect(config: &QdrantConfig) -> Result<Remote, QdrantError> {
-        let mut builder = Qdrant::from_url(&config.url)
-            .timeout(config.timeout)
-            .connect_timeout(config.timeout.min(Duration::from_secs(5)))
-            .skip_compatibility_check();
-        if let Some(key) = &config.api_key {
-            builder = builder.api_key(key.clone());
-        }
-        let client = builder.build().map_err(|e| QdrantError::Connect {
-            url: config.url.clone(),
-            detail: e.to_string(),
-        })?;
-        Ok(Remote {
-            client,
-            retry: Retry {
-                tries: config.retries.max(1),
-                first_delay: config.retry_delay,
-            },
-            config: config.clone(),
-        })
-    }
-
-    pub fn collection(&self) -> &str {
-        &self.config.collection
-    }
-
-    pub fn profile(&self) -> &str {
-        &self.config.profile
-    }
-
-    /// Creates the collection if absent, checks it otherwise, and makes the payload
-    /// indexes.
-    pub async fn ensure_collection(&self) -> Result<(), QdrantError> {
-        let name = self.collection().to_string();
-        let exists = self
-            .retry
-            .run(
-                || format!("checking collection {name}"),
-                || self.client.collection_exists(name.clone()),
-            )
-            .await?;
-        if !exists {
-            let mut vectors = VectorsConfigBuilder::default();
-            let mut text = VectorParamsBuilder::new(TEXT_DIM as u64, Distance::Cosine);
-            if self.config.quantize {
-                text = text.quantization_config(ScalarQuantizationBuilder::default());
-            }
-            vectors.add_named_vector_params(TEXT_VECTOR, text);
-            let mut sparse_config = SparseVectorsConfigBuilder::default();
-            sparse_config.add_named_vector_params(
-                BM25_VECTOR,
-                SparseVectorParamsBuilder::default().modifier(Modifier::Idf as i32),
-            );
-            let request = CreateCollectionBuilder::new(name.clone())
-                .vectors_config(vectors)
-                .sparse_vectors_config(sparse_config)
-                .shard_number(self.config.shard_number.max(1))
-                .replication_factor(self.config.replication_factor.max(1));
-            let created = self
-                .retry
-                .run(
-                    || format!("creating collection {name}"),
-                    || self.client.create_collection(request.clone()),
-                )
-                .await;
-            if let Err(error) = created {
-                // Another indexer may have created it meanwhile.
-                let again = self.client.collection_exists(name.clone()).await;
-                if !matches!(again, Ok(true)) {
-                    return Err(error);
-                }
-            }
-        }
-        let info = self
-            .retry
-            .run(
-                || format!("reading collection {name}"),
-                || self.client.collection_info(name.clone()),
-            )
-            .await?
-            .result
-            .ok_or_else(|| QdrantError::Data("collection info without result".into()))?;
-        check_compatible(&name, &info)?;
-        for (field, kind) in payload_indexes() {
-            if info.payload_schema.contains_key(field) {
-                continue;
-            }
-            let params: IndexParams = match kind {
-                FieldType::Integer => IndexParams::IntegerIndexParams(IntegerIndexParams {
-                    lookup: Some(true),
-                    range: Some(true),
-                    ..IntegerIndexParams::default()
-                }),
-                _ => IndexParams::KeywordIndexParams(KeywordIndexParams {
-                    is_tenant: Some(field == "profile"),
-                    ..KeywordIndexParams::default()
-                }),
-            };
-            let request = CreateFieldIndexCollectionBuilder::new(name.clone(), field, kind)
-                .field_index_params(params)
-                .wait(true);
-            self.retry
-                .run(
-                    || format!("creating the payload index {field} of {name}"),
-                    || self.client.create_field_index(request.clone()),
-                )
-                .await?;
-        }
-        Ok(())
-    }
-
-    /// Upserts points (`wait: true`).
-    /// Points by id, with their payloads.
-    pub async fn get(
-        &self,
-        ids: Vec<qdrant_client::qdrant::PointId>,
-        context: &str,
-    ) -> Result<Vec<qdrant_client::qdrant::RetrievedPoint>, QdrantError> {
-        let request =
-            qdrant_client::qdrant::GetPointsBuilder::new(self.collection(), ids).with_payload(true);
-        Ok(self
-            .retry
-            .run(
-                || context.to_string(),
-                || self.client.get_points(request.clone()),
-            )
-            .await?
-            .result)
-    }
-
-    pub async fn upsert(&self, points: Vec<PointStruct>, context: &str) -> Result<(), QdrantError> {
-        let request = UpsertPointsBuilder::new(self.collection(), points).wait(true);
-        self.retry
-            .run(
-                || context.to_string(),
-                || self.client.upsert_points(request.clone()),
-            )
-            .await
-            .map(|_| ())
-    }
-
-    /// Deletes the points a filter selects (`wait: true`).
-    pub async fn delete(
-        &self,
-        selector: qdrant_client::qdrant::Filter,
-        context: &str,
-    ) -> Result<(), QdrantError> {
-        let request = DeletePointsBuilder::new(self.collection())
-            .points(PointsSelectorOneOf::Filter(selector))
-            .wait(true);
-        self.retry
-            .run(
-                || context.to_string(),
-                || self.client.delete_points(request.clone()),
-            )
-            .await
-            .map(|_| ())
-    }
-
-    /// Every point a filter selects (paged scroll), with the given payload keys (`None`:
-    /// all).
-    pub async fn scroll_all(
-        &self,
-        selector: qdrant_client::qdrant::Filter,
-        keys: Option<&[&str]>,
-        context: &str,
-    ) -> Result<Vec<qdrant_client::qdrant::RetrievedPoint>, QdrantError> {
-        let mut out = Vec::new();
-        let mut offset: Option<PointId> = None;
-        loop {
-            let mut request = ScrollPointsBuilder::new(self.collection())
-                .filter(selector.clone())
-                .limit(1000);
-            request = match keys {
-                Some(keys) => request.with_payload(PayloadIncludeSelector {
-                    fields: keys.iter().map(|k| k.to_string()).collect(),
-                }),
-                None => request.with_payload(true),
-            };
-            if let Some(offset) = offset.take() {
-                request = request.offset(offset);
-            }
-            let response = self
-                .retry
-                .run(
-                    || context.to_string(),
-                    || self.client.scroll(request.clone()),
-                )
-                .await?;
-            out.extend(response.result);
-            match response.next_page_offset {
-                Some(next) => offset = Some(next),
-                None => return Ok(out),
-            }
-        }
-    }
-}
-
-/// The payload indexes of the layout.
-fn payload_indexes() -> [(&'static str, FieldType); 11] {
-    [
-        ("profile", FieldType::Keyword),
-        ("doc_type", FieldType::Keyword),
-        ("file_id", FieldType::Keyword),
-        ("unit_id", FieldType::Keyword),
-        ("path", FieldType::Keyword),
-        ("folders", FieldType::Keyword),
-        ("modality", FieldType::Keyword),
-        ("ext", FieldType::Keyword),
-        ("kind", FieldType::Keyword),
-        ("content_time", FieldType::Integer),
-        ("ordinal", FieldType::Integer),
-    ]
-}
-
-/// An existing collection must have the `text` (384-d cosine) and `bm25` (IDF) vectors.
-fn check_compatible(
-    name: &str,
-    info: &qdrant_client::qdrant::CollectionInfo,
-) -> Result<(), QdrantError> {
-    use qdrant_client::qdrant::vectors_config::Config;
-    let incompatible = |detail: String| QdrantError::IncompatibleCollection {
-        collection: name.to_string(),
-        detail,
-    };
-    let params = info
-        .config
-        .as_ref()
-        .and_then(|c| c.params.as_ref())
-        .ok_or_else(|| incompatible("no parameters".into()))?;
-    let text = match params
-        .vectors_config
-        .as_ref()
-        .and_then(|v| v.config.as_ref())
-    {
-        Some(Config::ParamsMap(map)) => map.map.get(TEXT_VECTOR),
-        _ => None,
-    }
-    .ok_or_else(|| incompatible(format!("no named vector {TEXT_VECTOR:?}")))?;
-    if text.size != TEXT_DIM as u64 || text.distance != Distance::Cosine as i32 {
-        return Err(incompatible(format!(
-            "vector {TEXT_VECTOR:?} has {} dimensions and distance {}, not {TEXT_DIM} and cosine",
-            text.size, text.distance
-        )));
-    }
-    let bm25 = params
-        .sparse_vectors_config
-        .as_ref()
-        .and_then(|s| s.map.get(BM25_VECTOR))
-        .ok_or_else(|| incompatible(format!("no sparse vector {BM25_VECTOR:?}")))?;
-    if bm25.modifier != Some(Modifier::Idf as i32) {
-        return Err(incompatible(format!(
-            "sparse vector {BM25_VECTOR:?} has no IDF modifier"
-        )));
-    }
-    Ok(())
-}
-
-/// A file as it will be written: its record, units, fresh text vectors and sync key.
+/// A file as it will be written: its record, units, fresh vectors and sync key.
 struct LocalFile {
     record: FileRecord,
     units: Vec<StoredUnit>,
-    /// unit_id → vector, only where the vector was computed from the unit's current text.
+    /// unit_id → text vector, only where it was computed from the unit's current text.
     vectors: HashMap<String, Vec<f32>>,
+    /// unit_id → (vector name, image vector), for the file's current content.
+    images: HashMap<String, Vec<(String, Vec<f32>)>>,
     key: String,
 }
 
 fn local_file(
     handle: &IndexHandle,
+    manifest: &Manifest,
     record: FileRecord,
     avg: &AvgLengths,
 ) -> Result<LocalFile, QdrantError> {
@@ -353,8 +84,9 @@ fn local_file(
         Vec::new()
     };
     let mut vectors = HashMap::new();
+    let mut images: HashMap<String, Vec<(String, Vec<f32>)>> = HashMap::new();
     if !units.is_empty() {
-        let stored = handle.manifest()?.vectors_of_file(&record.file_id)?;
+        let stored = manifest.vectors_of_file(&record.file_id)?;
         for unit in &units {
             let Some((hash, bytes)) = stored.get(&unit.unit_id) else {
                 continue;
@@ -366,23 +98,33 @@ fn local_file(
                 vectors.insert(unit.unit_id.clone(), vector);
             }
         }
+        for (model, unit_id, bytes) in manifest.image_vectors_of_file(&record.file_id)? {
+            if let Some(vector) = from_bytes(&bytes).filter(|v| !v.is_empty()) {
+                images
+                    .entry(unit_id)
+                    .or_default()
+                    .push((image_vector_name(&model), vector));
+            }
+        }
     }
-    let key = sync_key(&record, &units, &vectors, avg);
+    let key = sync_key(&record, &units, &vectors, &images, avg);
     Ok(LocalFile {
         record,
         units,
         vectors,
+        images,
         key,
     })
 }
 
 /// BLAKE3 over everything a file's points are made from: the layout version, the record
 /// (content hash, file id and every other field), each unit (its whole stored form) and
-/// each fresh text vector.
+/// each fresh text and image vector.
 pub fn sync_key(
     record: &FileRecord,
     units: &[StoredUnit],
     vectors: &HashMap<String, Vec<f32>>,
+    images: &HashMap<String, Vec<(String, Vec<f32>)>>,
     avg: &AvgLengths,
 ) -> String {
     let mut hasher = blake3::Hasher::new();
@@ -395,20 +137,30 @@ pub fn sync_key(
         hasher.update(b"\x00unit\x00");
         hasher.update(serde_json::to_string(unit).unwrap_or_default().as_bytes());
         if let Some(vector) = vectors.get(&unit.unit_id) {
-            hasher.update(b"\x00vector\x00");
-            for x in vector {
-                hasher.update(&x.to_le_bytes());
-            }
+            hash_floats(&mut hasher, b"\x00vector\x00", vector);
+        }
+        for (name, vector) in images.get(&unit.unit_id).into_iter().flatten() {
+            hash_floats(&mut hasher, name.as_bytes(), vector);
         }
     }
     hasher.finalize().to_hex()[..32].to_string()
 }
 
-/// The point of one unit.
+fn hash_floats(hasher: &mut blake3::Hasher, tag: &[u8], vector: &[f32]) {
+    hasher.update(b"\x00");
+    hasher.update(tag);
+    for x in vector {
+        hasher.update(&x.to_le_bytes());
+    }
+}
+
+/// The point of one unit: its sparse BM25 vector, its text vector and its image vectors
+/// (named per model) where it has them.
 pub fn unit_point(
     profile: &str,
     unit: &StoredUnit,
     vector: Option<&Vec<f32>>,
+    images: &[(String, Vec<f32>)],
     avg: &AvgLengths,
 ) -> PointStruct {
     let texts = lexical_texts(&unit.path, &unit.title, &unit.text, &unit.fields);
@@ -419,6 +171,9 @@ pub fn unit_point(
     }
     if let Some(vector) = vector {
         vectors.insert(TEXT_VECTOR.to_string(), Vector::from(vector.clone()));
+    }
+    for (name, vector) in images {
+        vectors.insert(name.clone(), Vector::from(vector.clone()));
     }
     PointStruct {
         id: Some(payload::unit_point_id(profile, &unit.file_id, unit.ordinal)),
@@ -458,7 +213,7 @@ async fn sync_async(
 ) -> Result<SyncSummary, QdrantError> {
     let started = Instant::now();
     let remote = Remote::connect(config)?;
-    remote.ensure_collection().await?;
+    let mut layout = remote.ensure_collection().await?;
     let profile = config.profile.clone();
 
     let existing: HashMap<String, String> = remote
@@ -478,10 +233,10 @@ async fn sync_async(
         })
         .collect();
 
-    let (records, last_commit) = {
-        let manifest = handle.manifest()?;
-        (manifest.all()?, manifest.info("last_commit")?)
-    };
+    // One manifest connection for the whole run.
+    let manifest = handle.manifest()?;
+    let records = manifest.all()?;
+    let last_commit = manifest.info("last_commit")?;
     let mut summary = SyncSummary {
         files: records.len(),
         ..SyncSummary::default()
@@ -504,22 +259,34 @@ async fn sync_async(
         _ => live,
     };
     let total = records.len();
-    for (done, record) in records.into_iter().enumerate() {
-        let file = local_file(handle, record, &avg)?;
-        let path = file.record.path.clone();
-        let written = existing.get(&file.record.file_id) != Some(&file.key);
-        if written {
-            summary.units_written += write_file(&remote, &file, &avg).await?;
-            summary.changed += 1;
-        } else {
+    let group_units = remote.config.batch_size.max(1) * 4;
+    let mut group: Vec<LocalFile> = Vec::new();
+    let mut units_in_group = 0;
+    let mut done = 0;
+    for record in records {
+        let file = local_file(handle, &manifest, record, &avg)?;
+        if existing.get(&file.record.file_id) == Some(&file.key) {
             summary.unchanged += 1;
+            done += 1;
+            progress(SyncProgress {
+                files_done: done,
+                files_total: total,
+                path: file.record.path,
+                written: false,
+            });
+            continue;
         }
-        progress(SyncProgress {
-            files_done: done + 1,
-            files_total: total,
-            path,
-            written,
-        });
+        units_in_group += file.units.len();
+        group.push(file);
+        if units_in_group >= group_units || group.len() >= GROUP_FILES {
+            write_group(&remote, &mut layout, &group, &avg).await?;
+            report_group(&mut group, &mut summary, &mut done, total, &mut progress);
+            units_in_group = 0;
+        }
+    }
+    if !group.is_empty() {
+        write_group(&remote, &mut layout, &group, &avg).await?;
+        report_group(&mut group, &mut summary, &mut done, total, &mut progress);
     }
     let gone: BTreeMap<&String, ()> = existing
         .keys()
@@ -564,39 +331,91 @@ async fn sync_async(
     Ok(summary)
 }
 
-/// Rewrites one file's points: old units deleted, new ones upserted, file point last.
-async fn write_file(
+/// Counts a written group and reports its files.
+fn report_group(
+    group: &mut Vec<LocalFile>,
+    summary: &mut SyncSummary,
+    done: &mut usize,
+    total: usize,
+    progress: &mut impl FnMut(SyncProgress),
+) {
+    for file in group.drain(..) {
+        summary.changed += 1;
+        summary.units_written += file.units.len();
+        *done += 1;
+        progress(SyncProgress {
+            files_done: *done,
+            files_total: total,
+            path: file.record.path,
+            written: true,
+        });
+    }
+}
+
+/// Rewrites the points of a group of files: their old units deleted (one request), the
+/// new ones upserted in batches, the file points last (one request).
+async fn write_group(
     remote: &Remote,
-    file: &LocalFile,
+    layout: &mut DenseVectors,
+    group: &[LocalFile],
     avg: &AvgLengths,
-) -> Result<usize, QdrantError> {
+) -> Result<(), QdrantError> {
     let profile = remote.profile();
-    let path = &file.record.path;
+    for file in group {
+        for (name, vector) in file.images.values().flatten() {
+            remote
+                .ensure_dense_vector(name, vector.len(), layout)
+                .await?;
+        }
+    }
+    let first_path = &group[0].record.path;
+    let what = if group.len() == 1 {
+        first_path.clone()
+    } else {
+        format!("{} files from {first_path}", group.len())
+    };
+    let ids: Vec<String> = group.iter().map(|f| f.record.file_id.clone()).collect();
     remote
         .delete(
-            filter::units_of_file(profile, &file.record.file_id),
-            &format!("deleting the old units of {path}"),
+            filter::units_of_files(profile, ids),
+            &format!("deleting the old units of {what}"),
         )
         .await?;
     let batch = remote.config.batch_size.max(1);
-    for (index, chunk) in file.units.chunks(batch).enumerate() {
-        let points: Vec<PointStruct> = chunk
-            .iter()
-            .map(|unit| unit_point(profile, unit, file.vectors.get(&unit.unit_id), avg))
-            .collect();
-        let first = index * batch;
-        remote
-            .upsert(
-                points,
-                &format!("upserting units {first}..{} of {path}", first + chunk.len()),
+    let units = group.iter().flat_map(|file| {
+        file.units.iter().map(move |unit| {
+            let images = file.images.get(&unit.unit_id).map(Vec::as_slice);
+            unit_point(
+                profile,
+                unit,
+                file.vectors.get(&unit.unit_id),
+                images.unwrap_or_default(),
+                avg,
             )
+        })
+    });
+    let mut points = Vec::with_capacity(batch);
+    let mut written = 0;
+    for point in units {
+        points.push(point);
+        if points.len() == batch {
+            let chunk = std::mem::replace(&mut points, Vec::with_capacity(batch));
+            written += chunk.len();
+            remote
+                .upsert(chunk, &format!("upserting units up to {written} of {what}"))
+                .await?;
+        }
+    }
+    if !points.is_empty() {
+        remote
+            .upsert(points, &format!("upserting the last units of {what}"))
             .await?;
     }
+    let files = group
+        .iter()
+        .map(|file| file_point(profile, &file.record, &file.key))
+        .collect();
     remote
-        .upsert(
-            vec![file_point(profile, &file.record, &file.key)],
-            &format!("upserting the file point of {path}"),
-        )
-        .await?;
-    Ok(file.units.len())
+        .upsert(files, &format!("upserting the file points of {what}"))
+        .await
 }

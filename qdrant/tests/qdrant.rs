@@ -749,6 +749,7 @@ fn interrupt(config: &QdrantConfig, unit: &StoredUnit) {
             &config.profile,
             &stale,
             None,
+            &[],
             &dentate_qdrant::sparse::AvgLengths::default(),
         );
         client

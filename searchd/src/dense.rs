@@ -5,8 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Condvar, Mutex};
 
 use indexer::embed::TextEncoder;
 
@@ -17,23 +16,38 @@ const QUERY_CACHE: usize = 512;
 /// Query text → embedding, with insertion order for eviction.
 type QueryCache = (HashMap<String, Arc<Vec<f32>>>, VecDeque<String>);
 
-/// The query side of dense retrieval: a pool of encoders and their cache (the vectors
-/// are the storage backend's, searched through `index::api::VectorSearch`).
+/// A question waiting for its embedding, and where to send it.
+type Waiting = (String, mpsc::Sender<Result<Vec<f32>, String>>);
+
+/// The questions waiting for an encoder, shared with the encoder threads.
+struct Queue {
+    waiting: Mutex<(VecDeque<Waiting>, bool)>,
+    ready: Condvar,
+}
+
+/// The query side of dense retrieval: encoder threads, the queue of questions waiting
+/// for them and a cache (the vectors are the storage backend's, searched through
+/// `index::api::VectorSearch`).
 ///
-/// One single-threaded encoder session per core: concurrent questions are embedded in
-/// parallel instead of queueing behind one session (a question is short; one thread per
-/// session is the fastest setting for it).
+/// One encoder thread per core, each with a single-threaded session. A free encoder
+/// takes **everything queued** (up to [`MAX_QUERY_BATCH`]) and embeds it in one run:
+/// alone, a question is embedded at once, by itself; under load, the questions that
+/// arrived while the encoders were busy share one run instead of queueing one by one
+/// behind the sessions (a batch of 32 short questions costs a few single runs, not 32).
 pub struct Dense {
-    encoders: Vec<Mutex<TextEncoder>>,
-    next: AtomicUsize,
+    queue: Arc<Queue>,
+    workers: Vec<std::thread::JoinHandle<()>>,
     cache: Mutex<QueryCache>,
 }
 
 /// Encoder sessions at most (each holds the model once).
 const MAX_ENCODERS: usize = 4;
+/// Questions embedded in one run at most.
+pub const MAX_QUERY_BATCH: usize = 32;
 
 impl Dense {
-    /// Loads the query encoders (one per core, at most [`MAX_ENCODERS`]).
+    /// Loads the query encoders (one per core, at most [`MAX_ENCODERS`]) and starts
+    /// their threads.
     pub fn open(models_dir: &Path) -> Result<Dense, SearchError> {
         let count = std::thread::available_parallelism()
             .map(|n| n.get())
@@ -42,28 +56,43 @@ impl Dense {
         let encoders = (0..count)
             .map(|_| {
                 TextEncoder::load(models_dir, 1)
-                    .map(Mutex::new)
                     .map_err(|e| SearchError::Unavailable(e.to_string()))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let queue = Arc::new(Queue {
+            waiting: Mutex::new((VecDeque::new(), false)),
+            ready: Condvar::new(),
+        });
+        let workers = encoders
+            .into_iter()
+            .enumerate()
+            .map(|(i, encoder)| {
+                let queue = queue.clone();
+                std::thread::Builder::new()
+                    .name(format!("dentate-query-encoder-{i}"))
+                    .spawn(move || encode_loop(&queue, encoder))
+                    .map_err(|e| SearchError::Unavailable(format!("encoder thread: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Dense {
-            encoders,
-            next: AtomicUsize::new(0),
+            queue,
+            workers,
             cache: Mutex::new((HashMap::new(), VecDeque::new())),
         })
     }
 
-    /// A free encoder if there is one, else the next in turn (waiting for it).
-    fn encoder(&self) -> std::sync::MutexGuard<'_, TextEncoder> {
-        for encoder in &self.encoders {
-            if let Ok(guard) = encoder.try_lock() {
-                return guard;
-            }
+    /// Embeds one question through the queue (see [`Dense`]).
+    fn embed_uncached(&self, query: &str) -> Result<Vec<f32>, SearchError> {
+        let (reply, answer) = mpsc::channel();
+        {
+            let mut waiting = self.queue.waiting.lock().unwrap_or_else(|p| p.into_inner());
+            waiting.0.push_back((query.to_string(), reply));
         }
-        let turn = self.next.fetch_add(1, Ordering::Relaxed) % self.encoders.len();
-        self.encoders[turn]
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
+        self.queue.ready.notify_one();
+        answer
+            .recv()
+            .map_err(|_| SearchError::Unavailable("the query encoder stopped".into()))?
+            .map_err(SearchError::Unavailable)
     }
 
     /// The query's embedding (cached).
@@ -74,15 +103,7 @@ impl Dense {
                 return Ok(vector.clone());
             }
         }
-        let vector = {
-            let mut encoder = self.encoder();
-            encoder
-                .embed(&[query.to_string()])
-                .map_err(|e| SearchError::Unavailable(e.to_string()))?
-                .pop()
-                .ok_or_else(|| SearchError::Unavailable("encoder returned nothing".into()))?
-        };
-        let vector = Arc::new(vector);
+        let vector = Arc::new(self.embed_uncached(query)?);
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         if cache.0.len() >= QUERY_CACHE {
             if let Some(oldest) = cache.1.pop_front() {
@@ -92,5 +113,120 @@ impl Dense {
         cache.0.insert(query.to_string(), vector.clone());
         cache.1.push_back(query.to_string());
         Ok(vector)
+    }
+}
+
+impl Drop for Dense {
+    fn drop(&mut self) {
+        self.queue
+            .waiting
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .1 = true;
+        self.queue.ready.notify_all();
+        for worker in self.workers.drain(..) {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// An encoder thread: waits for questions, embeds all that are queued in one run, sends
+/// each its vector; stops when the queue is closed and empty.
+fn encode_loop(queue: &Queue, mut encoder: TextEncoder) {
+    loop {
+        let batch: Vec<Waiting> = {
+            let mut waiting = queue.waiting.lock().unwrap_or_else(|p| p.into_inner());
+            while waiting.0.is_empty() && !waiting.1 {
+                waiting = queue.ready.wait(waiting).unwrap_or_else(|p| p.into_inner());
+            }
+            if waiting.0.is_empty() {
+                return; // closed
+            }
+            let n = waiting.0.len().min(MAX_QUERY_BATCH);
+            waiting.0.drain(..n).collect()
+        };
+        let texts: Vec<String> = batch.iter().map(|(text, _)| text.clone()).collect();
+        let result = encoder
+            .embed_with(&texts, texts.len(), true)
+            .map_err(|e| e.to_string())
+            .and_then(|vectors| {
+                if vectors.len() == texts.len() {
+                    Ok(vectors)
+                } else {
+                    Err(format!(
+                        "the encoder returned {} vectors for {} questions",
+                        vectors.len(),
+                        texts.len()
+                    ))
+                }
+            });
+        match result {
+            Ok(vectors) => {
+                for ((_, reply), vector) in batch.into_iter().zip(vectors) {
+                    let _ = reply.send(Ok(vector));
+                }
+            }
+            Err(message) => {
+                for (_, reply) in batch {
+                    let _ = reply.send(Err(message.clone()));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cosine(a: &[f32], b: &[f32]) -> f32 {
+        a.iter().zip(b).map(|(x, y)| x * y).sum()
+    }
+
+    #[test]
+    fn concurrent_questions_each_get_their_own_vector() {
+        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        if !models.join("minilm/model.onnx").exists() {
+            eprintln!("skipped: models missing (run scripts/fetch-models)");
+            return;
+        }
+        let dense = Arc::new(Dense::open(&models).unwrap());
+        let topics = ["rent", "garden", "invoice", "train", "dentist", "choir"];
+        let questions: Vec<String> = (0..48)
+            .map(|i| format!("what did I note about the {} in week {i}", topics[i % 6]))
+            .collect();
+        // One at a time: every run is a batch of one.
+        let alone: Vec<Vec<f32>> = questions
+            .iter()
+            .map(|q| dense.embed_uncached(q).unwrap())
+            .collect();
+        // 16 clients at once: runs take whatever is queued.
+        let together: Vec<(usize, Vec<f32>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..16)
+                .map(|t| {
+                    let (dense, questions) = (dense.clone(), &questions);
+                    scope.spawn(move || {
+                        (t..questions.len())
+                            .step_by(16)
+                            .map(|i| (i, dense.embed_uncached(&questions[i]).unwrap()))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap())
+                .collect()
+        });
+        assert_eq!(together.len(), questions.len());
+        for (i, vector) in together {
+            let same = cosine(&vector, &alone[i]);
+            assert!(
+                same > 0.995,
+                "question {i}: cosine {same} with its lone vector"
+            );
+            let other = cosine(&vector, &alone[(i + 1) % questions.len()]);
+            assert!(other < same, "question {i} got another question's vector");
+        }
     }
 }

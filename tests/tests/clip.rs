@@ -53,19 +53,7 @@ fn colour_words_find_pictures_through_the_clip_towers() {
         index_dir.path(),
         &["--models", models_arg, "--clip", clip_arg],
     );
-    for (word, expected) in [
-        ("green", "IMG_0002.png"),
-        ("red", "IMG_0001.png"),
-        ("a blue one", "IMG_0003.png"),
-    ] {
-        let body =
-            serde_json::json!({"query": word, "top_k": 3, "mode": "hybrid", "explain": true});
-        let (status, reply) = daemon.post("/retrieve", &body.to_string());
-        assert_eq!(status, 200, "{reply}");
-        let top = &reply["results"][0]["metadata"];
-        assert_eq!(top["file_path"], expected, "{word}: {reply}");
-        assert_eq!(top["explain"]["clip.rank"], 1.0, "{word}: {reply}");
-    }
+    colours_find_their_pictures(&daemon);
     // Lexically, nothing says "green".
     let (_, reply) = daemon.post(
         "/retrieve",
@@ -80,4 +68,48 @@ fn colour_words_find_pictures_through_the_clip_towers() {
     // Unchanged images are not embedded again.
     let second = index_with(profile.path(), index_dir.path(), &args);
     assert_eq!(second["clip"]["images"], 0, "{}", second["clip"]);
+
+    // The same through the Qdrant backend: the image vectors are synced as a named vector
+    // of the model, and the daemon's CLIP list reads them from there.
+    let Some(server) = dentate_qdrant::testing::server() else {
+        return;
+    };
+    let collection = format!("clip_{}", std::process::id());
+    let backend = [
+        "--backend",
+        "qdrant",
+        "--qdrant-url",
+        server.url.as_str(),
+        "--collection",
+        collection.as_str(),
+    ];
+    let synced = index_with(
+        profile.path(),
+        index_dir.path(),
+        &[&args[..], &backend].concat(),
+    );
+    assert_eq!(synced["qdrant"]["changed"], 4, "{}", synced["qdrant"]);
+    let mut served = vec!["--models", models_arg, "--clip", clip_arg];
+    served.extend(backend);
+    let remote = Daemon::start_with(index_dir.path(), &served);
+    let (_, stats) = remote.get("/api/stats");
+    assert_eq!(stats["backend"], "qdrant", "{stats}");
+    colours_find_their_pictures(&remote);
+}
+
+/// Colour words find the picture of that colour, through the CLIP list.
+fn colours_find_their_pictures(daemon: &Daemon) {
+    for (word, expected) in [
+        ("green", "IMG_0002.png"),
+        ("red", "IMG_0001.png"),
+        ("a blue one", "IMG_0003.png"),
+    ] {
+        let body =
+            serde_json::json!({"query": word, "top_k": 3, "mode": "hybrid", "explain": true});
+        let (status, reply) = daemon.post("/retrieve", &body.to_string());
+        assert_eq!(status, 200, "{reply}");
+        let top = &reply["results"][0]["metadata"];
+        assert_eq!(top["file_path"], expected, "{word}: {reply}");
+        assert_eq!(top["explain"]["clip.rank"], 1.0, "{word}: {reply}");
+    }
 }
