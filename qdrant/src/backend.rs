@@ -17,8 +17,8 @@ use index::manifest::{FileRecord, FileStatus, ManifestTotals};
 use index::vector::TEXT_DIM;
 use index::StoredUnit;
 use qdrant_client::qdrant::{
-    Condition, CountPointsBuilder, Direction, Filter, OrderBy, Query, QueryPointsBuilder,
-    ScrollPointsBuilder, VectorInput,
+    Condition, CountPointsBuilder, Direction, Filter, OrderBy, Query, QueryBatchPointsBuilder,
+    QueryPointsBuilder, ScrollPointsBuilder, VectorInput,
 };
 
 use crate::config::QdrantConfig;
@@ -381,6 +381,18 @@ pub struct QdrantSnapshot<'a> {
 }
 
 impl QdrantSnapshot<'_> {
+    /// Scored hits in the embedded backend's order: best first, and among equal scores
+    /// (units with the same text statistics, such as the lines of a log) in file order
+    /// (path, then ordinal), as tantivy breaks ties by document address.
+    fn keep_ranked(&self, mut found: Vec<(StoredUnit, f32)>) -> Vec<(UnitKey, f32)> {
+        found.sort_by(|(a, x), (b, y)| {
+            y.total_cmp(x)
+                .then_with(|| a.path.cmp(&b.path))
+                .then_with(|| a.ordinal.cmp(&b.ordinal))
+        });
+        self.keep(found)
+    }
+
     fn keep(&self, found: Vec<(StoredUnit, f32)>) -> Vec<(UnitKey, f32)> {
         let mut arena = self.arena.lock().unwrap_or_else(|p| p.into_inner());
         found
@@ -425,7 +437,7 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
             depth as u64,
             "searching the sparse BM25 vectors",
         ))?;
-        let hits = self.keep(found);
+        let hits = self.keep_ranked(found);
         Ok(Matches {
             total: hits.len() as u64,
             hits,
@@ -498,7 +510,7 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
                     k as u64,
                     "searching the text vectors",
                 ))?;
-                Ok(self.keep(found))
+                Ok(self.keep_ranked(found))
             }
             VectorSpace::Image { model } => {
                 // A profile without vectors of this model has nothing to find.
@@ -515,7 +527,7 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
                     k as u64,
                     "searching the image vectors",
                 ))?;
-                Ok(self.keep(found))
+                Ok(self.keep_ranked(found))
             }
         }
     }
@@ -551,13 +563,52 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
         Ok(request.text_terms().map(|t| (t.to_string(), 1.0)).collect())
     }
 
-    /// Empty: one sparse vector holds every signal, so they cannot be told apart.
+    /// Each signal's score alone: one sparse query per signal restricted to the unit's
+    /// point, all in one batch request (only `explain` asks).
     fn signal_scores(
         &self,
-        _request: &LexicalRequest,
-        _key: UnitKey,
+        request: &LexicalRequest,
+        key: UnitKey,
     ) -> Result<BTreeMap<String, f64>, StoreError> {
-        Ok(BTreeMap::new())
+        let unit = self.unit(key)?;
+        let point = payload::unit_point_id(self.profile(), &unit.file_id, unit.ordinal);
+        let mut names = Vec::new();
+        let mut queries = Vec::new();
+        for signal in &request.signals {
+            let vector = sparse::signals_vector(std::slice::from_ref(signal));
+            if vector.is_empty() {
+                continue;
+            }
+            names.push(signal.name.to_string());
+            queries.push(
+                QueryPointsBuilder::new(self.backend.remote.collection())
+                    .query(Query::new_nearest(VectorInput::from(vector.as_slice())))
+                    .using(BM25_VECTOR)
+                    .filter(Filter::must([
+                        Condition::matches("profile", self.profile().to_string()),
+                        Condition::has_id([point.clone()]),
+                    ]))
+                    .limit(1)
+                    .build(),
+            );
+        }
+        if queries.is_empty() {
+            return Ok(BTreeMap::new());
+        }
+        let remote = &self.backend.remote;
+        let batch = QueryBatchPointsBuilder::new(remote.collection(), queries);
+        let response = self.backend.block_on(remote.retry.run(
+            || "scoring the signals of a unit".to_string(),
+            || remote.client.query_batch(batch.clone()),
+        ))?;
+        Ok(names
+            .into_iter()
+            .zip(response.result)
+            .map(|(name, found)| {
+                let score = found.result.first().map_or(0.0, |p| p.score);
+                (name, f64::from(score))
+            })
+            .collect())
     }
 
     fn newest_content_time(&self) -> Result<Option<i64>, StoreError> {

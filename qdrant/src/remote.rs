@@ -213,7 +213,6 @@ impl Remote {
         Ok(dense_vectors(&info))
     }
 
-    /// Upserts points (`wait: true`).
     /// Points by id, with their payloads.
     pub async fn get(
         &self,
@@ -232,6 +231,7 @@ impl Remote {
             .result)
     }
 
+    /// Upserts points (`wait: true`).
     pub async fn upsert(&self, points: Vec<PointStruct>, context: &str) -> Result<(), QdrantError> {
         let request = UpsertPointsBuilder::new(self.collection(), points).wait(true);
         self.retry

@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use index::api::{LexicalField, LexicalRequest};
+use index::api::{LexicalField, LexicalRequest, LexicalSignal};
 use index::schema::{en_analyzer, path_analyzer};
 use index::writer::LexicalTexts;
 use tantivy::tokenizer::{TextAnalyzer, TokenStream};
@@ -185,8 +185,14 @@ pub fn document_vector_with(texts: &LexicalTexts, avg: impl Fn(LexicalField) -> 
 /// The query vector of a lexical request: each signal's terms in its field, weighted by
 /// the signal's boost (summed when a term repeats).
 pub fn query_vector(request: &LexicalRequest) -> Sparse {
+    signals_vector(&request.signals)
+}
+
+/// The query vector of some signals of a request (one signal: its own score, for
+/// `explain`).
+pub fn signals_vector(signals: &[LexicalSignal]) -> Sparse {
     let mut out: BTreeMap<u32, f32> = BTreeMap::new();
-    for signal in &request.signals {
+    for signal in signals {
         for term in &signal.terms {
             *out.entry(token_id(signal.field, term)).or_default() += signal.boost;
         }
@@ -197,7 +203,6 @@ pub fn query_vector(request: &LexicalRequest) -> Sparse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use index::api::LexicalSignal;
     use std::collections::HashMap;
     use tantivy::collector::TopDocs;
     use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};

@@ -104,6 +104,27 @@ fn a_profile_synced_to_qdrant_is_served_like_the_embedded_index() {
         let path = file["file"]["path"].as_str().unwrap();
         assert!(path.starts_with("Documents/"), "{path}");
     }
+    // Per-signal BM25 scores in explain, close to tantivy's for the same unit.
+    let body = json!({"query": "invoice total", "explain": true, "mode": "lexical", "top_k": 1});
+    let (_, local) = embedded.post("/api/search", &body.to_string());
+    let (_, served) = remote.post("/api/search", &body.to_string());
+    let signals = |reply: &Value| reply["files"][0]["units"][0]["metadata"]["explain"].clone();
+    let (local, served) = (signals(&local), signals(&served));
+    assert_eq!(
+        local["bm25.rank"], served["bm25.rank"],
+        "{local} / {served}"
+    );
+    for name in ["bm25.text", "bm25.title", "bm25.name"] {
+        let (a, b) = (
+            local[name].as_f64().unwrap(),
+            served[name].as_f64().unwrap(),
+        );
+        assert!(
+            (a - b).abs() <= 0.15 * a.max(b) + 1e-6,
+            "{name}: tantivy {a}, qdrant {b} ({local} / {served})"
+        );
+    }
+    assert!(served["bm25.text"].as_f64().unwrap() > 0.0, "{served}");
     // The file tools read the same records and units.
     let (_, listed) = remote.get("/api/list_files?pattern=*.pdf");
     let (_, local_listed) = embedded.get("/api/list_files?pattern=*.pdf");
