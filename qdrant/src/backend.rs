@@ -30,6 +30,9 @@ use crate::{filter, payload, sparse};
 /// them by time on the client.
 pub const BY_TIME_LEXICAL_DEPTH: u64 = 10_000;
 
+/// Sparse BM25 scores closer than this are ties (tantivy's are exact ties there).
+const BM25_RESOLUTION: f32 = 1e-3;
+
 /// How long the collection's list of named vectors is trusted before it is read again.
 const LAYOUT_TTL: Duration = Duration::from_secs(10);
 
@@ -381,18 +384,6 @@ pub struct QdrantSnapshot<'a> {
 }
 
 impl QdrantSnapshot<'_> {
-    /// Scored hits in the embedded backend's order: best first, and among equal scores
-    /// (units with the same text statistics, such as the lines of a log) in file order
-    /// (path, then ordinal), as tantivy breaks ties by document address.
-    fn keep_ranked(&self, mut found: Vec<(StoredUnit, f32)>) -> Vec<(UnitKey, f32)> {
-        found.sort_by(|(a, x), (b, y)| {
-            y.total_cmp(x)
-                .then_with(|| a.path.cmp(&b.path))
-                .then_with(|| a.ordinal.cmp(&b.ordinal))
-        });
-        self.keep(found)
-    }
-
     fn keep(&self, found: Vec<(StoredUnit, f32)>) -> Vec<(UnitKey, f32)> {
         let mut arena = self.arena.lock().unwrap_or_else(|p| p.into_inner());
         found
@@ -430,14 +421,18 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
         if query.is_empty() || depth == 0 {
             return Ok(Matches::default());
         }
-        let found = self.backend.block_on(self.backend.query_units(
+        // Deeper than asked, so that units tied at the cut are chosen in file order
+        // (as tantivy chooses them) rather than as the server happens to.
+        let mut found = self.backend.block_on(self.backend.query_units(
             BM25_VECTOR,
             VectorInput::from(query.as_slice()),
             filter::unit_filter(self.profile(), filter),
-            depth as u64,
+            (depth + depth / 2 + 8) as u64,
             "searching the sparse BM25 vectors",
         ))?;
-        let hits = self.keep_ranked(found);
+        found = ranked_in_file_order(found, BM25_RESOLUTION);
+        found.truncate(depth);
+        let hits = self.keep(found);
         Ok(Matches {
             total: hits.len() as u64,
             hits,
@@ -510,7 +505,7 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
                     k as u64,
                     "searching the text vectors",
                 ))?;
-                Ok(self.keep_ranked(found))
+                Ok(self.keep(ranked_in_file_order(found, f32::EPSILON)))
             }
             VectorSpace::Image { model } => {
                 // A profile without vectors of this model has nothing to find.
@@ -527,7 +522,7 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
                     k as u64,
                     "searching the image vectors",
                 ))?;
-                Ok(self.keep_ranked(found))
+                Ok(self.keep(ranked_in_file_order(found, f32::EPSILON)))
             }
         }
     }
@@ -619,5 +614,58 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
             TimeOrder::NewestFirst,
         ))?;
         Ok(newest.first().map(|u| u.content_time))
+    }
+}
+
+/// Scored units in the embedded backend's order: best first, and among equal scores
+/// (units with the same text statistics, such as the lines of a log) in file order
+/// (path, then ordinal), as tantivy breaks ties by document address. Scores are compared
+/// at `resolution`: the server's sums of the same terms in another order differ in the
+/// last bits.
+fn ranked_in_file_order(found: Vec<(StoredUnit, f32)>, resolution: f32) -> Vec<(StoredUnit, f32)> {
+    ranked_by(found, resolution, |u| (u.path.as_str(), u.ordinal))
+}
+
+fn ranked_by<T>(
+    mut found: Vec<(T, f32)>,
+    resolution: f32,
+    place: impl Fn(&T) -> (&str, u64),
+) -> Vec<(T, f32)> {
+    let level = |score: f32| (f64::from(score) / f64::from(resolution)).round() as i64;
+    found.sort_by(|(a, x), (b, y)| {
+        level(*y)
+            .cmp(&level(*x))
+            .then_with(|| place(a).cmp(&place(b)))
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_equal_scores_rank_in_file_order() {
+        let found = vec![
+            (("b.log", 7), 8.5068),
+            (("a.log", 3), 8.50681),
+            (("b.log", 2), 8.50679),
+            (("c.txt", 0), 9.3),
+            (("a.log", 9), 1.0),
+        ];
+        let ranked: Vec<(&str, u64)> = ranked_by(found, BM25_RESOLUTION, |p| *p)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        assert_eq!(
+            ranked,
+            [
+                ("c.txt", 0),
+                ("a.log", 3),
+                ("b.log", 2),
+                ("b.log", 7),
+                ("a.log", 9)
+            ]
+        );
     }
 }
