@@ -24,7 +24,8 @@ type QueryCache = (HashMap<String, Arc<Vec<f32>>>, VecDeque<String>);
 /// parallel instead of queueing behind one session (a question is short; one thread per
 /// session is the fastest setting for it).
 pub struct Dense {
-    encoders: Vec<Mutex<TextEncoder>>,
+    /// Shared by every profile of the daemon ([`Dense::share`]); the cache is not.
+    encoders: Arc<[Mutex<TextEncoder>]>,
     next: AtomicUsize,
     cache: Mutex<QueryCache>,
 }
@@ -47,15 +48,25 @@ impl Dense {
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Dense {
-            encoders,
+            encoders: encoders.into(),
             next: AtomicUsize::new(0),
             cache: Mutex::new((HashMap::new(), VecDeque::new())),
         })
     }
 
+    /// The same encoders with a cache of its own (another profile's queries are
+    /// neither seen nor timed through it).
+    pub fn share(&self) -> Dense {
+        Dense {
+            encoders: self.encoders.clone(),
+            next: AtomicUsize::new(0),
+            cache: Mutex::new((HashMap::new(), VecDeque::new())),
+        }
+    }
+
     /// A free encoder if there is one, else the next in turn (waiting for it).
     fn encoder(&self) -> std::sync::MutexGuard<'_, TextEncoder> {
-        for encoder in &self.encoders {
+        for encoder in self.encoders.iter() {
             if let Ok(guard) = encoder.try_lock() {
                 return guard;
             }
