@@ -71,7 +71,7 @@ impl BrowserPolicy {
             return true;
         }
         let name = host_name(host);
-        if name == "localhost" || self.names.iter().any(|n| *n == name) {
+        if name == "localhost" || self.names.contains(&name) {
             return true;
         }
         match name.parse::<IpAddr>() {
@@ -116,14 +116,14 @@ pub async fn browser_guard(
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
     let Some(host) = host.filter(|h| policy.host_allowed(h)) else {
-        let shown = request
-            .headers()
-            .get(HOST)
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let shown = match request.headers().get(HOST) {
+            Some(value) => format!("Host {:?} is", String::from_utf8_lossy(value.as_bytes())),
+            None => "a request without a Host header is".to_string(),
+        };
         return refuse(
             StatusCode::MISDIRECTED_REQUEST,
             format!(
-                "Host {shown:?} is not an address of this daemon (DNS rebinding protection); \
+                "{shown} not for this daemon (DNS rebinding protection); \
                  use localhost or its IP address, or start it with --allow-host NAME"
             ),
         );

@@ -412,6 +412,7 @@ mod tests {
             url: "http://127.0.0.1:9".to_string(),
             data_dir: "/hippocamp/data".to_string(),
             output_dir: std::env::temp_dir(),
+            api_key: Some("k".to_string()),
         };
         let reply = run("return_txt", &strings(&["a.txt"]), &daemon);
         assert_eq!(reply["success"], false);
