@@ -426,6 +426,13 @@ fn grpc_request<T>(message: T, profile: Option<&str>, key: Option<&str>) -> toni
     request
 }
 
+/// A reply as text (its `Debug` form), or its status.
+fn shown<T: std::fmt::Debug>(
+    reply: Result<tonic::Response<T>, tonic::Status>,
+) -> Result<String, tonic::Status> {
+    reply.map(|r| format!("{:?}", r.into_inner()))
+}
+
 /// Every RPC, each returning its reply as text (or the status).
 async fn every_rpc(
     daemon: &Daemon,
@@ -433,95 +440,61 @@ async fn every_rpc(
     key: Option<&str>,
 ) -> Vec<(&'static str, Result<String, tonic::Status>)> {
     let mut client = daemon.client().await;
+    let req = |message| grpc_request(message, profile, key);
     let search = pb::SearchRequest {
         query: "garden budget".into(),
         top_k: 50,
         mode: pb::SearchMode::Lexical as i32,
         ..Default::default()
     };
-    let file = |path: &str| pb::FileRequest { path: path.into() };
+    let file = |path: &str| grpc_request(pb::FileRequest { path: path.into() }, profile, key);
+    let list = pb::ListFilesRequest {
+        pattern: "**".into(),
+        limit: 0,
+        include_failed: true,
+    };
+    let timeline = pb::TimelineRequest {
+        range: Some(pb::TimeRange {
+            start: 1,
+            end: 4_000_000_000,
+        }),
+        ..Default::default()
+    };
+    let render = pb::RenderRequest {
+        path: "photos/same.png".into(),
+        page: None,
+        second: None,
+    };
     vec![
-        (
-            "Search",
-            client
-                .search(grpc_request(search.clone(), profile, key))
-                .await
-                .map(|r| format!("{:?}", r.into_inner())),
-        ),
-        (
-            "Retrieve",
-            client
-                .retrieve(grpc_request(search, profile, key))
-                .await
-                .map(|r| format!("{:?}", r.into_inner())),
-        ),
+        ("Search", shown(client.search(req(search.clone())).await)),
+        ("Retrieve", shown(client.retrieve(req(search)).await)),
         (
             "ListFiles",
-            client
-                .list_files(grpc_request(
-                    pb::ListFilesRequest {
-                        pattern: "**".into(),
-                        limit: 0,
-                        include_failed: true,
-                    },
-                    profile,
-                    key,
-                ))
-                .await
-                .map(|r| format!("{:?}", r.into_inner())),
+            shown(client.list_files(grpc_request(list, profile, key)).await),
         ),
         (
             "GetText",
-            client
-                .get_text(grpc_request(file("notes/same.txt"), profile, key))
-                .await
-                .map(|r| format!("{:?}", r.into_inner())),
+            shown(client.get_text(file("notes/same.txt")).await),
         ),
         (
             "GetMetadata",
-            client
-                .get_metadata(grpc_request(file("notes/same.txt"), profile, key))
-                .await
-                .map(|r| format!("{:?}", r.into_inner())),
+            shown(client.get_metadata(file("notes/same.txt")).await),
         ),
         (
             "Stats",
-            client
-                .stats(grpc_request(pb::StatsRequest::default(), profile, key))
-                .await
-                .map(|r| format!("{:?}", r.into_inner())),
+            shown(
+                client
+                    .stats(grpc_request(pb::StatsRequest::default(), profile, key))
+                    .await,
+            ),
         ),
         (
             "Timeline",
-            client
-                .timeline(grpc_request(
-                    pb::TimelineRequest {
-                        range: Some(pb::TimeRange {
-                            start: 1,
-                            end: 4_000_000_000,
-                        }),
-                        ..Default::default()
-                    },
-                    profile,
-                    key,
-                ))
-                .await
-                .map(|r| format!("{:?}", r.into_inner())),
+            shown(client.timeline(grpc_request(timeline, profile, key)).await),
         ),
         (
             "Render",
-            client
-                .render(grpc_request(
-                    pb::RenderRequest {
-                        path: "photos/same.png".into(),
-                        page: None,
-                        second: None,
-                    },
-                    profile,
-                    key,
-                ))
-                .await
-                .map(|r| format!("{:?}", r.into_inner().data)),
+            shown(client.render(grpc_request(render, profile, key)).await),
         ),
     ]
 }
