@@ -12,6 +12,12 @@
 #   DENTATE_GRPC_ADDR  gRPC address                     0.0.0.0:50051
 #   DENTATE_INDEX_ARGS extra dentate-index arguments    (none; e.g. "--no-media")
 #   DENTATE_BIN_DIR    folder of the binaries           (found on PATH)
+#   DENTATE_KEYS       an API key file mounted in       (none: no keys, see below)
+#   DENTATE_ALLOW_HOSTS host names clients use besides localhost and IPs (e.g. the
+#                      container's name on a docker network), comma-separated
+# The daemon listens on all of the container's interfaces; `docker run -p` decides
+# who reaches them. Without DENTATE_KEYS it runs without keys (--insecure-no-auth), so
+# publish the port on loopback only (`-p 127.0.0.1:18082:8080`) or give a key file.
 # Progress and the index summary go to stderr, so a command's stdout stays one JSON
 # object. Exit status: the command's, or 1 when the profile cannot be indexed or
 # served.
@@ -38,7 +44,9 @@ status=$?
 [ $status -eq 0 ] || [ $status -eq 2 ] || fail "indexing $data failed (exit $status)"
 
 log="$index/searchd.log"
-"${bin}dentate-searchd" --index "$index" --http-addr "$http_addr" --grpc-addr "$grpc_addr" >"$log" 2>&1 &
+auth=(--insecure-no-auth)
+[ -n "${DENTATE_KEYS:-}" ] && auth=() # dentate-searchd reads DENTATE_KEYS itself
+"${bin}dentate-searchd" --index "$index" --http-addr "$http_addr" --grpc-addr "$grpc_addr" "${auth[@]}" >"$log" 2>&1 &
 daemon=$!
 trap 'kill $daemon 2>/dev/null; wait $daemon 2>/dev/null' EXIT
 trap 'exit 143' TERM INT

@@ -37,6 +37,8 @@ impl HttpReply {
 #[derive(Debug, Clone)]
 pub struct HttpClient {
     agent: ureq::Agent,
+    /// Sent as `Authorization: Bearer KEY` with every request.
+    api_key: Option<String>,
 }
 
 impl HttpClient {
@@ -52,7 +54,16 @@ impl HttpClient {
             .timeout_per_read(read_timeout)
             .build()
             .into();
-        HttpClient { agent }
+        HttpClient {
+            agent,
+            api_key: None,
+        }
+    }
+
+    /// Sends `Authorization: Bearer KEY` with every request (a daemon with `--keys`).
+    pub fn with_api_key(mut self, key: Option<String>) -> HttpClient {
+        self.api_key = key.filter(|k| !k.is_empty());
+        self
     }
 
     /// `GET url`.
@@ -73,12 +84,37 @@ impl HttpClient {
         url: &str,
         body: Option<&[u8]>,
     ) -> Result<HttpReply, Error> {
+        self.request_with_headers(method, url, body, &[])
+    }
+
+    /// [`HttpClient::request`] with extra headers (they replace the client's own,
+    /// `Host` and `Authorization` included).
+    pub fn request_with_headers(
+        &self,
+        method: &str,
+        url: &str,
+        body: Option<&[u8]>,
+        headers: &[(&str, &str)],
+    ) -> Result<HttpReply, Error> {
         let failed = |source: ureq::Error| Error::Http {
             method: method.to_string(),
             url: url.to_string(),
             source,
         };
-        let request = Request::builder().method(method).uri(url);
+        let mut request = Request::builder().method(method).uri(url);
+        if let Some(key) = &self.api_key {
+            request = request.header("authorization", format!("Bearer {key}"));
+        }
+        if let Some(map) = request.headers_mut() {
+            for (name, value) in headers {
+                if let (Ok(name), Ok(value)) = (
+                    ureq::http::HeaderName::from_bytes(name.as_bytes()),
+                    ureq::http::HeaderValue::from_str(value),
+                ) {
+                    map.insert(name, value);
+                }
+            }
+        }
         let response = match body {
             Some(body) => {
                 let request = request

@@ -4,16 +4,18 @@
 //! `VectorSpace::Image`). The hits join the hybrid fusion as a third list.
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use indexer::clip::Clip;
 
 use crate::error::SearchError;
 
 /// The daemon's CLIP side: the text tower (the image vectors are the storage
-/// backend's, searched in `VectorSpace::Image`).
+/// backend's, searched in `VectorSpace::Image`). Clones share the loaded model (one per
+/// daemon, whatever the number of profiles).
+#[derive(Clone)]
 pub struct ClipSearch {
-    model: Mutex<Clip>,
+    model: Arc<Mutex<Clip>>,
     name: String,
 }
 
@@ -24,7 +26,7 @@ impl ClipSearch {
             .map_err(|e| SearchError::Unavailable(e.to_string()))?;
         let name = model.name().to_string();
         Ok(ClipSearch {
-            model: Mutex::new(model),
+            model: Arc::new(Mutex::new(model)),
             name,
         })
     }

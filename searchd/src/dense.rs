@@ -35,9 +35,16 @@ struct Queue {
 /// arrived while the encoders were busy share one run instead of queueing one by one
 /// behind the sessions (a batch of 32 short questions costs a few single runs, not 32).
 pub struct Dense {
+    /// Shared by every profile of the daemon ([`Dense::share`]); the cache is not.
+    pool: Arc<Pool>,
+    cache: Mutex<QueryCache>,
+}
+
+/// The encoder threads and their queue; closed and joined when the last [`Dense`]
+/// sharing it goes.
+struct Pool {
     queue: Arc<Queue>,
     workers: Vec<std::thread::JoinHandle<()>>,
-    cache: Mutex<QueryCache>,
 }
 
 /// Encoder sessions at most (each holds the model once).
@@ -75,20 +82,29 @@ impl Dense {
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Dense {
-            queue,
-            workers,
+            pool: Arc::new(Pool { queue, workers }),
             cache: Mutex::new((HashMap::new(), VecDeque::new())),
         })
+    }
+
+    /// The same encoders with a cache of its own (another profile's queries are
+    /// neither seen nor timed through it).
+    pub fn share(&self) -> Dense {
+        Dense {
+            pool: self.pool.clone(),
+            cache: Mutex::new((HashMap::new(), VecDeque::new())),
+        }
     }
 
     /// Embeds one question through the queue (see [`Dense`]).
     fn embed_uncached(&self, query: &str) -> Result<Vec<f32>, SearchError> {
         let (reply, answer) = mpsc::channel();
+        let queue = &self.pool.queue;
         {
-            let mut waiting = self.queue.waiting.lock().unwrap_or_else(|p| p.into_inner());
+            let mut waiting = queue.waiting.lock().unwrap_or_else(|p| p.into_inner());
             waiting.0.push_back((query.to_string(), reply));
         }
-        self.queue.ready.notify_one();
+        queue.ready.notify_one();
         answer
             .recv()
             .map_err(|_| SearchError::Unavailable("the query encoder stopped".into()))?
@@ -116,7 +132,7 @@ impl Dense {
     }
 }
 
-impl Drop for Dense {
+impl Drop for Pool {
     fn drop(&mut self) {
         self.queue
             .waiting

@@ -169,6 +169,32 @@ impl Engine {
         Ok(count)
     }
 
+    /// Another profile's engine over `backend`, sharing this engine's loaded models (the
+    /// query encoders and CLIP text tower) but nothing else: each has its own query
+    /// cache, and `backend` its own index.
+    pub fn sharing_models(&self, backend: Box<dyn SearchBackend>) -> Result<Engine, SearchError> {
+        let engine = Engine {
+            backend,
+            dense: self.dense.as_ref().map(Dense::share),
+            dense_problem: self.dense_problem.clone(),
+            clip: self.clip.clone(),
+        };
+        if engine.dense.is_some() {
+            engine.backend.vector_count(VectorSpace::Text)?;
+        }
+        Ok(engine)
+    }
+
+    /// Image vectors the index holds for the CLIP model in use (`None`: no CLIP).
+    pub fn clip_vector_count(&self) -> Option<Result<usize, SearchError>> {
+        let clip = self.clip.as_ref()?;
+        Some(
+            self.backend
+                .vector_count(VectorSpace::Image { model: clip.name() })
+                .map_err(SearchError::from),
+        )
+    }
+
     /// The storage backend this engine searches.
     pub fn backend(&self) -> &dyn SearchBackend {
         &*self.backend

@@ -402,6 +402,7 @@ async fn return_img(
     State(shared): State<Shared>,
     UrlPath(path): UrlPath<String>,
     UrlQuery(params): UrlQuery<ImageParams>,
+    prefix: Option<axum::Extension<crate::profiles::UrlPrefix>>,
 ) -> Response {
     let page = match params.page.as_deref().map(str::trim) {
         None | Some("") => None,
@@ -461,7 +462,11 @@ async fn return_img(
         ("content_type".to_string(), json!(rendered.content_type)),
         (
             "serve_url".to_string(),
-            json!(format!("/api/serve_image/{}", url_encode(&name))),
+            json!(format!(
+                "{}/api/serve_image/{}",
+                prefix.map(|p| p.0 .0).unwrap_or_default(),
+                url_encode(&name)
+            )),
         ),
     ]))
 }

@@ -44,6 +44,11 @@ use crate::web::{run_blocking, HttpError};
 
 /// Builds the router.
 pub fn router(engine: Arc<Engine>) -> Router {
+    router_with_output(engine, crate::hippocamp::OutputDir::default())
+}
+
+/// The router, with `return_img`'s images written to `output`.
+pub fn router_with_output(engine: Arc<Engine>, output: crate::hippocamp::OutputDir) -> Router {
     Router::new()
         .route("/health", get(health))
         .route("/retrieve", post(retrieve))
@@ -53,10 +58,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/stats", get(stats))
         .route("/api/list_files", get(list_files))
         .with_state(engine.clone())
-        .merge(crate::hippocamp::router(
-            engine,
-            crate::hippocamp::OutputDir::default(),
-        ))
+        .merge(crate::hippocamp::router(engine, output))
 }
 
 fn bad_request(message: impl Into<String>) -> HttpError {

@@ -3,6 +3,7 @@
 //! gRPC (`dentate.v1`, with health and reflection) and an HTTP JSON gateway compatible with
 //! HippoCamp's retriever server, its WebUI file API and Search-R1.
 
+pub mod auth;
 pub mod clip;
 pub mod dense;
 pub mod engine;
@@ -11,13 +12,16 @@ pub mod files;
 pub mod fusion;
 pub mod grouping;
 pub mod grpc;
+pub mod grpc_profiles;
 pub mod guard;
 pub mod hippocamp;
+pub mod host_check;
 pub mod http;
 pub mod listing;
 pub mod plan;
 pub mod planner;
 pub mod priors;
+pub mod profiles;
 pub mod query;
 pub mod render;
 pub mod server;

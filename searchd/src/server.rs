@@ -7,8 +7,9 @@ use dentate_proto::v1::dentate_server::DentateServer;
 use tokio::net::TcpListener;
 use tonic::transport::server::TcpIncoming;
 
-use crate::engine::Engine;
+use crate::auth::KeyStore;
 use crate::grpc::DentateService;
+use crate::profiles::Profiles;
 
 /// Addresses the daemon listens on.
 #[derive(Debug, Clone, Copy)]
@@ -17,10 +18,23 @@ pub struct Bound {
     pub http: SocketAddr,
 }
 
-/// Binds both listeners (port 0 picks a free port) and serves until `shutdown`
-/// resolves. Calls `ready` with the bound addresses once both accept connections.
+/// Who may use the daemon: API keys and the browser policy (`crate::host_check`).
+#[derive(Default, Clone)]
+pub struct Access {
+    /// `--keys FILE`: every route but health needs a key once given.
+    pub keys: Option<Arc<KeyStore>>,
+    /// `--allow-host`: names besides localhost and the bound address.
+    pub allow_hosts: Vec<String>,
+    /// `--cors-origin`: origins whose pages may read replies.
+    pub cors_origins: Vec<String>,
+}
+
+/// Binds both listeners (port 0 picks a free port) and serves `profiles` until
+/// `shutdown` resolves. Calls `ready` with the bound addresses once both accept
+/// connections.
 pub async fn serve(
-    engine: Arc<Engine>,
+    profiles: Profiles,
+    access: Access,
     grpc_addr: SocketAddr,
     http_addr: SocketAddr,
     ready: impl FnOnce(Bound),
@@ -58,18 +72,36 @@ pub async fn serve(
         .tcp_nodelay(true)
         .add_service(health_service)
         .add_service(reflection)
-        .add_service(DentateServer::new(DentateService::new(engine.clone())))
+        .add_service(crate::grpc_profiles::ProfileRouter::new(
+            &profiles,
+            access.keys.clone(),
+        ))
         .serve_with_incoming_shutdown(
             TcpIncoming::from(grpc_listener).with_nodelay(Some(true)),
             async move {
                 let _ = grpc_stop.recv().await;
             },
         );
-    let http = axum::serve(http_listener, crate::http::router(engine)).with_graceful_shutdown(
-        async move {
-            let _ = http_stop.recv().await;
-        },
+    if let Some(keys) = &access.keys {
+        crate::auth::watch_sighup(keys.clone())?;
+    }
+    let policy = crate::host_check::BrowserPolicy::new(
+        bound.http,
+        &access.allow_hosts,
+        &access.cors_origins,
     );
+    let router = crate::profiles::http_router(
+        &profiles,
+        access.keys.clone(),
+        &crate::hippocamp::OutputDir::default(),
+    )
+    .layer(axum::middleware::from_fn_with_state(
+        Arc::new(policy),
+        crate::host_check::browser_guard,
+    ));
+    let http = axum::serve(http_listener, router).with_graceful_shutdown(async move {
+        let _ = http_stop.recv().await;
+    });
     ready(bound);
     let (grpc_result, http_result) = tokio::join!(grpc, http);
     grpc_result?;

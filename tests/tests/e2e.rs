@@ -15,6 +15,7 @@ mod incremental;
 mod media;
 mod ocr;
 mod planner;
+mod profiles;
 mod qdrant;
 mod realworld;
 mod safety;

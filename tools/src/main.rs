@@ -16,7 +16,8 @@
 //! stdout in HippoCamp's shape (`{"success": …, "error": …}`, keys sorted as Flask's
 //! `jsonify` sorts them), nothing on stderr, and
 //! exits 0 on success, 1 on failure. The daemon is `$DENTATE_URL` (default
-//! `http://127.0.0.1:8080`). Paths are relative to the profile root; a leading
+//! `http://127.0.0.1:8080`; `…/p/NAME` for one profile of a several-profile daemon),
+//! with `$DENTATE_API_KEY` as its bearer key when set. Paths are relative to the profile root; a leading
 //! `$DENTATE_DATA_DIR/` (default `/hippocamp/data/`) or `./` is removed, as HippoCamp's
 //! terminal does. Images from `return_img` are written to `output_path`, else to
 //! `$DENTATE_OUTPUT_DIR` (default: `dentate-output` in the temporary folder).
@@ -118,6 +119,8 @@ struct Daemon {
     url: String,
     data_dir: String,
     output_dir: PathBuf,
+    /// `$DENTATE_API_KEY`, for a daemon started with `--keys`.
+    api_key: Option<String>,
 }
 
 impl Daemon {
@@ -132,6 +135,7 @@ impl Daemon {
             output_dir: var("DENTATE_OUTPUT_DIR")
                 .map(PathBuf::from)
                 .unwrap_or_else(|| std::env::temp_dir().join("dentate-output")),
+            api_key: var("DENTATE_API_KEY"),
         }
     }
 
@@ -143,8 +147,11 @@ impl Daemon {
             .build()
             .into();
         let url = format!("{}{route}", self.url);
-        let mut response = agent
-            .get(&url)
+        let mut request = agent.get(&url);
+        if let Some(key) = &self.api_key {
+            request = request.header("authorization", &format!("Bearer {key}"));
+        }
+        let mut response = request
             .call()
             .map_err(|e| format!("cannot reach the Dentate daemon at {}: {e}", self.url))?;
         let body = response
@@ -405,6 +412,7 @@ mod tests {
             url: "http://127.0.0.1:9".to_string(),
             data_dir: "/hippocamp/data".to_string(),
             output_dir: std::env::temp_dir(),
+            api_key: Some("k".to_string()),
         };
         let reply = run("return_txt", &strings(&["a.txt"]), &daemon);
         assert_eq!(reply["success"], false);

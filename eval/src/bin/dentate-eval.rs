@@ -111,7 +111,8 @@ impl HttpTarget {
         };
         let base_path = if path == "/" { String::new() } else { path };
         Ok(HttpTarget {
-            client: HttpClient::new(Some(Duration::from_secs(5)), Some(Duration::from_secs(120))),
+            client: HttpClient::new(Some(Duration::from_secs(5)), Some(Duration::from_secs(120)))
+                .with_api_key(std::env::var("DENTATE_API_KEY").ok()),
             base_url: format!("http://{host_port}{base_path}"),
             base_path,
         })

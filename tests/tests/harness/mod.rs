@@ -119,14 +119,23 @@ impl Daemon {
 
     /// `start` with extra arguments (e.g. `--clip DIR`).
     pub fn start_with(index_dir: &Path, extra: &[&str]) -> Daemon {
-        let mut child = Command::new(binary("dentate-searchd"))
-            .arg("--index")
-            .arg(index_dir)
-            .arg("--grpc-addr")
-            .arg("127.0.0.1:0")
-            .arg("--http-addr")
-            .arg("127.0.0.1:0")
-            .args(extra)
+        let mut args = vec!["--index", index_dir.to_str().expect("UTF-8 index path")];
+        args.extend_from_slice(extra);
+        Daemon::spawn(&args, &[])
+    }
+
+    /// Starts `dentate-searchd ARGS` (on ephemeral loopback ports unless `args` says
+    /// otherwise) with extra environment variables.
+    pub fn spawn(args: &[&str], envs: &[(&str, &Path)]) -> Daemon {
+        let mut command = Command::new(binary("dentate-searchd"));
+        for flag in ["--grpc-addr", "--http-addr"] {
+            if !args.contains(&flag) {
+                command.arg(flag).arg("127.0.0.1:0");
+            }
+        }
+        let mut child = command
+            .args(args)
+            .envs(envs.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -139,6 +148,11 @@ impl Daemon {
         let (grpc, http) = parse_listening(&line)
             .unwrap_or_else(|| panic!("unexpected first line from dentate-searchd: {line:?}"));
         Daemon { child, grpc, http }
+    }
+
+    /// The daemon's process id (e.g. to send it SIGHUP).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     pub async fn client(&self) -> DentateClient<Channel> {
@@ -209,13 +223,25 @@ pub fn url_path(path: &str) -> String {
 
 /// Like [`http_request`], returning the raw body bytes.
 pub fn http_raw(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, Vec<u8>) {
+    http_with_headers(addr, method, path, body, &[])
+}
+
+/// Like [`http_raw`], with extra request headers (`Authorization`, `Host`, …).
+pub fn http_with_headers(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<u8>) {
     static CLIENT: OnceLock<HttpClient> = OnceLock::new();
     let client = CLIENT.get_or_init(|| HttpClient::new(None, Some(Duration::from_secs(30))));
     let reply = client
-        .request(
+        .request_with_headers(
             method,
             &format!("http://{addr}{path}"),
             body.map(str::as_bytes),
+            headers,
         )
         .unwrap_or_else(|e| panic!("{e:?}"));
     (reply.status, reply.body)
