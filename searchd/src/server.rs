@@ -65,11 +65,10 @@ pub async fn serve(
                 let _ = grpc_stop.recv().await;
             },
         );
-    let http = axum::serve(http_listener, crate::http::router(engine)).with_graceful_shutdown(
-        async move {
-            let _ = http_stop.recv().await;
-        },
-    );
+    let app = crate::page::with_page(crate::http::router(engine));
+    let http = axum::serve(http_listener, app).with_graceful_shutdown(async move {
+        let _ = http_stop.recv().await;
+    });
     ready(bound);
     let (grpc_result, http_result) = tokio::join!(grpc, http);
     grpc_result?;
