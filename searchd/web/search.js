@@ -136,7 +136,7 @@ function render(reply) {
   const status = $("search-status");
   status.className = "status";
   status.textContent = files.length
-    ? `${files.length} file${files.length === 1 ? "" : "s"}, ${units} unit${units === 1 ? "" : "s"} shown · ${reply.total_units} matching units · ${Math.round(reply.took_ms)} ms`
+    ? `${files.length} file${files.length === 1 ? "" : "s"} (${units} unit${units === 1 ? "" : "s"}) · ${reply.total_units} units contain the words · ${Math.round(reply.took_ms)} ms`
     : "Nothing found.";
   renderChips(reply.explain || []);
   const notes = clear($("notes"));

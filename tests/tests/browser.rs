@@ -22,7 +22,7 @@ const ESCAPE: &str = "\u{E00C}";
 /// 2024-03-14 and 2024-03-15, 10:00 UTC: the fixture week of 11 March 2024.
 const MARCH_14: u64 = 1_710_410_400;
 const MARCH_15: u64 = 1_710_496_800;
-const QUERY: &str = "plumber budget overrun invoice";
+const QUERY: &str = "invoice overrun plumber";
 const PDF: &str = "Documents/Shop/Invoices/Hartcliffe Joinery INV-2291.pdf";
 const VIDEO: &str = "Media/screen.mp4";
 const AUDIO: &str = "Media/memo.mp3";
@@ -188,7 +188,12 @@ fn the_page_searches_shows_evidence_plays_audio_and_browses_time() {
             at >= start - 0.3 && at < start + 2.0,
             "audio plays at {at} s, the unit starts at {start} s"
         );
-        browser.screenshot(&shots.join("audio.png"), false);
+        // The query and the results (a PDF page, the audio hit playing, a video frame)
+        // on one screen for the README.
+        browser.viewport(1280, 1160, false);
+        browser.eval("window.scrollTo(0, 0)");
+        browser.screenshot(&shots.join("search-audio.png"), false);
+        browser.viewport(1280, 800, false);
     } else {
         println!("skipped: audio playback check (media models missing; run scripts/fetch-models)");
     }
@@ -244,6 +249,19 @@ fn the_page_searches_shows_evidence_plays_audio_and_browses_time() {
         WAIT,
     );
     assert_eq!(listed, true);
+    browser.screenshot(&shots.join("timeline-week.png"), false);
+    // A month: 31 days in the chart; the busiest day listed.
+    browser.clear(&when);
+    browser.type_into(&when, &format!("March 2024{ENTER}"));
+    browser.wait_for(
+        "document.querySelectorAll('#chart .bar').length === 31",
+        WAIT,
+    );
+    browser.click(&browser.find("#chart .bar[data-date='2024-03-17']"));
+    browser.wait_for(
+        "document.querySelectorAll('#day .day-file').length >= 2",
+        WAIT,
+    );
     browser.eval("window.scrollTo(0, 0)");
     browser.screenshot(&shots.join("timeline.png"), false);
     if speech {

@@ -46,7 +46,7 @@ fn on_path(names: &[&str]) -> Option<PathBuf> {
 
 fn tool(env: &str, names: &[&str], extra: &[&str]) -> Option<PathBuf> {
     if let Some(path) = std::env::var_os(env) {
-        return Some(PathBuf::from(path));
+        return Some(PathBuf::from(path)).filter(|p| p.is_file());
     }
     on_path(names).or_else(|| extra.iter().map(PathBuf::from).find(|p| p.is_file()))
 }
