@@ -35,6 +35,19 @@ struct Asset {
     body: &'static str,
 }
 
+/// A file of `searchd/web/` served under `/ui/`.
+macro_rules! ui {
+    ($file:literal, $content_type:expr) => {
+        Asset {
+            path: concat!("/ui/", $file),
+            content_type: $content_type,
+            body: include_str!(concat!("../web/", $file)),
+        }
+    };
+}
+
+const JS: &str = "text/javascript; charset=utf-8";
+
 /// The page's files, served at their `path`.
 const ASSETS: &[Asset] = &[
     Asset {
@@ -42,51 +55,15 @@ const ASSETS: &[Asset] = &[
         content_type: "text/html; charset=utf-8",
         body: include_str!("../web/index.html"),
     },
-    Asset {
-        path: "/ui/app.css",
-        content_type: "text/css; charset=utf-8",
-        body: include_str!("../web/app.css"),
-    },
-    Asset {
-        path: "/ui/icon.svg",
-        content_type: "image/svg+xml",
-        body: include_str!("../web/icon.svg"),
-    },
-    Asset {
-        path: "/ui/app.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../web/app.js"),
-    },
-    Asset {
-        path: "/ui/api.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../web/api.js"),
-    },
-    Asset {
-        path: "/ui/dom.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../web/dom.js"),
-    },
-    Asset {
-        path: "/ui/search.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../web/search.js"),
-    },
-    Asset {
-        path: "/ui/evidence.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../web/evidence.js"),
-    },
-    Asset {
-        path: "/ui/viewer.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../web/viewer.js"),
-    },
-    Asset {
-        path: "/ui/timeline.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_str!("../web/timeline.js"),
-    },
+    ui!("app.css", "text/css; charset=utf-8"),
+    ui!("icon.svg", "image/svg+xml"),
+    ui!("app.js", JS),
+    ui!("api.js", JS),
+    ui!("dom.js", JS),
+    ui!("search.js", JS),
+    ui!("evidence.js", JS),
+    ui!("viewer.js", JS),
+    ui!("timeline.js", JS),
 ];
 
 /// The page's routes.
