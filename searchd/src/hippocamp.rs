@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use axum::extract::{Path as UrlPath, Query as UrlQuery, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -214,6 +214,8 @@ fn segment(unit: &StoredUnit) -> Value {
         }
     }
     segment.insert("kind".into(), json!(unit.kind));
+    // Dentate's own: which unit this is (the web page scrolls to it).
+    segment.insert("unit_id".into(), json!(unit.unit_id));
     if !unit.title.is_empty() {
         segment.insert("title".into(), json!(unit.title));
     }
@@ -541,34 +543,36 @@ fn not_found(message: impl std::fmt::Display) -> Response {
         .into_response()
 }
 
-async fn serve_file(State(shared): State<Shared>, UrlPath(path): UrlPath<String>) -> Response {
+async fn serve_file(
+    State(shared): State<Shared>,
+    UrlPath(path): UrlPath<String>,
+    request: HeaderMap,
+) -> Response {
     let resolved = match blocking(&shared.engine, move |e| e.original_path(&path)).await {
         Ok(resolved) => resolved,
         Err(message) => return not_found(format!("File not found: {message}")),
     };
-    stream_file(&resolved).await
+    stream_file(&resolved, &request).await
 }
 
-async fn serve_image(State(shared): State<Shared>, UrlPath(name): UrlPath<String>) -> Response {
+async fn serve_image(
+    State(shared): State<Shared>,
+    UrlPath(name): UrlPath<String>,
+    request: HeaderMap,
+) -> Response {
     // Only plain file names written by return_img.
     if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
         return not_found(format!("Image not found: {name}"));
     }
-    stream_file(&shared.output.0.join(&name)).await
+    stream_file(&shared.output.0.join(&name), &request).await
 }
 
-/// Streams a file with a content type guessed from its name.
-async fn stream_file(path: &Path) -> Response {
-    match tokio::fs::File::open(path).await {
-        Ok(file) => {
-            let content_type = content_type_of(path);
-            (
-                [(axum::http::header::CONTENT_TYPE, content_type)],
-                axum::body::Body::from_stream(crate::web::file_stream(file)),
-            )
-                .into_response()
-        }
-        Err(_) => not_found("File not found"),
+/// Streams a file with a content type guessed from its name (with range requests, so
+/// browsers can seek in audio and video).
+async fn stream_file(path: &Path, request: &HeaderMap) -> Response {
+    match crate::ranged::serve(path, content_type_of(path), request).await {
+        Some(response) => response,
+        None => not_found("File not found"),
     }
 }
 
@@ -588,7 +592,12 @@ fn content_type_of(path: &Path) -> &'static str {
         "json" | "ipynb" => "application/json",
         "mp3" => "audio/mpeg",
         "wav" => "audio/wav",
-        "mp4" => "video/mp4",
+        "m4a" | "aac" => "audio/mp4",
+        "ogg" | "oga" | "opus" => "audio/ogg",
+        "flac" => "audio/flac",
+        "mp4" | "m4v" => "video/mp4",
+        "webm" => "video/webm",
+        "mov" => "video/quicktime",
         _ => "application/octet-stream",
     }
 }

@@ -1,7 +1,8 @@
 //! The Dentate search daemon: hybrid retrieval (BM25, dense text vectors, optional CLIP
 //! image vectors) with the planner's priors over an index built by `indexer`, served over
 //! gRPC (`dentate.v1`, with health and reflection) and an HTTP JSON gateway compatible with
-//! HippoCamp's retriever server, its WebUI file API and Search-R1.
+//! HippoCamp's retriever server, its WebUI file API and Search-R1, plus a web page for
+//! people at `/` ([`page`]).
 
 pub mod auth;
 pub mod clip;
@@ -18,11 +19,13 @@ pub mod hippocamp;
 pub mod host_check;
 pub mod http;
 pub mod listing;
+pub mod page;
 pub mod plan;
 pub mod planner;
 pub mod priors;
 pub mod profiles;
 pub mod query;
+pub mod ranged;
 pub mod render;
 pub mod server;
 pub mod time;

@@ -90,11 +90,12 @@ pub async fn serve(
         &access.allow_hosts,
         &access.cors_origins,
     );
-    let router = crate::profiles::http_router(
+    // The page (`/`, `/ui/…`) needs no key; the API routes behind it do.
+    let router = crate::page::with_page(crate::profiles::http_router(
         &profiles,
         access.keys.clone(),
         &crate::hippocamp::OutputDir::default(),
-    )
+    ))
     .layer(axum::middleware::from_fn_with_state(
         Arc::new(policy),
         crate::host_check::browser_guard,

@@ -62,9 +62,9 @@ pub async fn run_blocking<T: Send + 'static>(
         .map_err(HttpError::from)
 }
 
-/// Streams a file in 64 KiB chunks without loading it whole.
+/// Streams a file (or a part of one) in 64 KiB chunks without loading it whole.
 pub fn file_stream(
-    file: tokio::fs::File,
+    file: impl tokio::io::AsyncRead + Unpin + Send + 'static,
 ) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> {
     futures_util::stream::unfold(file, |mut file| async move {
         use tokio::io::AsyncReadExt;

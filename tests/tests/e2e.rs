@@ -7,6 +7,7 @@
 mod harness;
 
 mod broken;
+mod browser;
 mod clip;
 mod dense;
 mod gold;

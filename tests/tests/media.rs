@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::harness::{copy_tree, index_with, repo_root, Daemon};
 
-fn models_ready() -> bool {
+pub(crate) fn models_ready() -> bool {
     let models = repo_root().join("models");
     let ready = [
         "onnxruntime/libonnxruntime.so",
