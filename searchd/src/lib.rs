@@ -4,6 +4,7 @@
 //! HippoCamp's retriever server, its WebUI file API and Search-R1.
 
 pub mod clip;
+pub mod cutoff;
 pub mod dense;
 pub mod engine;
 pub mod error;
