@@ -139,7 +139,9 @@ pub fn autocut(scores: &[f32], jumps: u32) -> usize {
     }
     let top = scores[0];
     let spread = top - scores[n - 1];
-    if !(top > 0.0) || !(spread > 0.0) {
+    // Also false for NaN: such a curve is kept whole.
+    let positive = |x: f32| x > 0.0;
+    if !positive(top) || !positive(spread) {
         return n;
     }
     let average_drop = spread / (n - 1) as f32;
