@@ -115,6 +115,8 @@ pub struct Engine {
 pub(crate) const SNIPPET_CHARS: usize = 240;
 /// Candidates each retriever contributes before fusion.
 const FUSION_DEPTH: usize = 200;
+/// Units ranked for a Retrieve with a cut-off (the files' curve needs more than top_k).
+const CUTOFF_DEPTH: usize = 100;
 /// Candidates the planner's priors look at.
 pub(crate) const PRIOR_DEPTH: usize = 300;
 
@@ -470,14 +472,21 @@ impl Engine {
         }
         let snippets = self.snippet_generator(snapshot, lexical)?;
         let mut guard = self.guard();
-        let mut files = Vec::with_capacity(params.top_k.min(scored.len()));
+        let mut wanted = params.top_k;
+        if !params.cutoff.is_off() {
+            let scores: Vec<f32> = scored.iter().map(|g| g.score).collect();
+            wanted = wanted.min(params.cutoff.file_limit(&scores, params.top_k));
+            let shown = params.top_k.min(scores.len());
+            notes.push(params.cutoff.note("files", wanted.min(shown), shown));
+        }
+        let mut files = Vec::with_capacity(wanted.min(scored.len()));
         for FileGroup {
             file_id,
             score,
             items,
         } in scored
         {
-            if files.len() == params.top_k {
+            if files.len() == wanted {
                 break;
             }
             let Some(file) = self.backend.file_by_id(&file_id)? else {
@@ -554,7 +563,28 @@ impl Engine {
         let snapshot = &*snapshot;
         let plan = self.plan(snapshot, params.validate()?)?;
         let params = &plan.params;
-        let Ranked { hits, notes, .. } = self.rank_units(snapshot, &plan, params.top_k)?;
+        let cutoff = params.cutoff;
+        // A cut-off judges files, so it ranks deeper than the units it returns.
+        let depth = if cutoff.is_off() {
+            params.top_k
+        } else {
+            params.top_k.max(CUTOFF_DEPTH)
+        };
+        let Ranked {
+            mut hits,
+            mut notes,
+            ..
+        } = self.rank_units(snapshot, &plan, depth)?;
+        if !cutoff.is_off() {
+            let mut keyed = Vec::with_capacity(hits.len());
+            for hit in hits {
+                keyed.push((snapshot.file_id(hit.key)?, hit.score, hit));
+            }
+            let (kept, kept_files, all_files) = cutoff.cut_units(keyed, params.top_k);
+            notes.push(cutoff.note("files", kept_files, all_files));
+            hits = kept;
+            hits.truncate(params.top_k);
+        }
         let lexical = plan.lexical.as_ref();
         let snippets = self.snippet_generator(snapshot, lexical)?;
         let mut guard = self.guard();

@@ -72,6 +72,10 @@ fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
             request.lexical_weight,
         ),
         explain: request.explain,
+        cutoff: crate::cutoff::Cutoff {
+            autocut: request.autocut,
+            min_score: request.min_score,
+        },
     })
 }
 

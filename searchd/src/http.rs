@@ -101,6 +101,9 @@ struct RetrieveBody {
     context: u32,
     rrf_k: Option<f32>,
     lexical_weight: Option<f32>,
+    /// Cut the files after the first large score break (`true`) or the N-th (`N`).
+    autocut: Option<crate::cutoff::AutocutOption>,
+    min_score: Option<f32>,
 }
 
 impl RetrieveBody {
@@ -162,6 +165,10 @@ impl RetrieveBody {
                 }
             },
             explain: self.explain,
+            cutoff: crate::cutoff::Cutoff {
+                autocut: self.autocut.map_or(0, |a| a.jumps()),
+                min_score: self.min_score,
+            },
         })
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod auth;
 pub mod clip;
+pub mod cutoff;
 pub mod dense;
 pub mod engine;
 pub mod error;

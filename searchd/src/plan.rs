@@ -97,7 +97,16 @@ impl Engine {
         let switches = params.planner;
         let time = if switches.time {
             let reference = self.reference_time(snapshot, params.reference_time)?;
-            let mut intent = crate::timeparse::parse(&params.query, reference);
+            let mut intent =
+                crate::timeparse::parse_with(&params.query, reference, switches.weekday_sense);
+            if !intent.topic_weekdays.is_empty() {
+                notes.push(format!(
+                    "time: weekday read as the topic, not a time: {:?}",
+                    intent.topic_weekdays
+                ));
+            } else if !switches.weekday_sense {
+                notes.push("weekday_sense: off".to_string());
+            }
             if intent.range.is_some() && (params.time_start.is_some() || params.time_end.is_some())
             {
                 // An explicit content_time range in the request overrides the dates read

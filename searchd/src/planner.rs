@@ -22,6 +22,9 @@ pub struct PlannerSwitches {
     pub whose: bool,
     pub folders: bool,
     pub people: bool,
+    /// A weekday name that is the topic ("her Saturday shift") is not a time; off:
+    /// every weekday name is.
+    pub weekday_sense: bool,
 }
 
 impl Default for PlannerSwitches {
@@ -31,12 +34,13 @@ impl Default for PlannerSwitches {
             whose: true,
             folders: true,
             people: true,
+            weekday_sense: true,
         }
     }
 }
 
 impl PlannerSwitches {
-    pub const NAMES: [&'static str; 4] = ["time", "whose", "folders", "people"];
+    pub const NAMES: [&'static str; 5] = ["time", "whose", "folders", "people", "weekday_sense"];
 
     /// Switches a named prior off; `false` for an unknown name.
     pub fn disable(&mut self, name: &str) -> bool {
@@ -45,12 +49,14 @@ impl PlannerSwitches {
             "whose" => self.whose = false,
             "folders" => self.folders = false,
             "people" => self.people = false,
+            "weekday_sense" => self.weekday_sense = false,
             "all" => {
                 *self = PlannerSwitches {
                     time: false,
                     whose: false,
                     folders: false,
                     people: false,
+                    weekday_sense: false,
                 }
             }
             _ => return false,
@@ -420,7 +426,8 @@ mod tests {
                 time: false,
                 whose: false,
                 folders: false,
-                people: false
+                people: false,
+                weekday_sense: false,
             }
         );
         let mut switches = PlannerSwitches::default();

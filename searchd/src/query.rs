@@ -69,6 +69,8 @@ pub struct SearchParams {
     /// Neighbouring units (by ordinal, same file) returned around each hit.
     pub context: usize,
     pub explain: bool,
+    /// Confident cut-off of the file ranking (`autocut`, `min_score`; off by default).
+    pub cutoff: crate::cutoff::Cutoff,
 }
 
 impl Default for SearchParams {
@@ -88,6 +90,7 @@ impl Default for SearchParams {
             reference_time: None,
             context: 0,
             explain: false,
+            cutoff: crate::cutoff::Cutoff::default(),
         }
     }
 }
@@ -100,7 +103,7 @@ pub const DEFAULT_UNITS_PER_FILE: usize = 3;
 pub const DEFAULT_LEXICAL_WEIGHT: f32 = 0.5;
 
 /// The planner priors a request switches off by name (`time`, `whose`, `folders`,
-/// `people` or `all`), shared by every transport.
+/// `people`, `weekday_sense` or `all`), shared by every transport.
 pub fn planner_switches(
     disabled: &[String],
 ) -> Result<crate::planner::PlannerSwitches, SearchError> {
@@ -108,7 +111,7 @@ pub fn planner_switches(
     for name in disabled {
         if !planner.disable(name) {
             return Err(SearchError::invalid(format!(
-                "unknown planner feature {name:?} (expected time, whose, folders, people or all)"
+                "unknown planner feature {name:?} (expected time, whose, folders, people, weekday_sense or all)"
             )));
         }
     }
@@ -192,6 +195,15 @@ impl SearchParams {
                 ));
             }
             _ => {}
+        }
+        if self.cutoff.autocut > crate::cutoff::MAX_AUTOCUT {
+            return Err(SearchError::invalid(format!(
+                "autocut must be at most {}",
+                crate::cutoff::MAX_AUTOCUT
+            )));
+        }
+        if self.cutoff.min_score.is_some_and(|m| !m.is_finite()) {
+            return Err(SearchError::invalid("min_score must be a finite number"));
         }
         if let (Some(start), Some(end)) = (self.time_start, self.time_end) {
             if start >= end {
@@ -360,6 +372,20 @@ mod tests {
             },
             SearchParams {
                 fusion: Fusion::Rrf { k: 0.0 },
+                ..params("x")
+            },
+            SearchParams {
+                cutoff: crate::cutoff::Cutoff {
+                    autocut: crate::cutoff::MAX_AUTOCUT + 1,
+                    min_score: None,
+                },
+                ..params("x")
+            },
+            SearchParams {
+                cutoff: crate::cutoff::Cutoff {
+                    autocut: 0,
+                    min_score: Some(f32::NAN),
+                },
                 ..params("x")
             },
             SearchParams {

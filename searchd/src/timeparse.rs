@@ -18,6 +18,9 @@ pub struct TimeIntent {
     pub recurring: bool,
     /// The phrases that were understood, for `explain`.
     pub phrases: Vec<String>,
+    /// Weekday names read as the topic, not the time ("her Saturday shift"), with the
+    /// word they modify, for `explain`.
+    pub topic_weekdays: Vec<String>,
 }
 
 impl TimeIntent {
@@ -134,14 +137,132 @@ fn year_for_month(month: u32, reference: NaiveDate) -> i32 {
     }
 }
 
-fn tokens(query: &str) -> Vec<String> {
-    query
-        .to_lowercase()
-        .split(|c: char| c.is_whitespace() || matches!(c, '?' | '!' | '(' | ')' | '"' | ';'))
-        .filter(|t| !t.is_empty())
-        .map(|t| t.trim_end_matches([',', '.', ':']).to_string())
-        .filter(|t| !t.is_empty())
-        .collect()
+/// The query's lower-case words, each with whether a clause break (punctuation) follows
+/// it.
+fn tokens(query: &str) -> (Vec<String>, Vec<bool>) {
+    let lower = query.to_lowercase();
+    let mut words = Vec::new();
+    let mut breaks: Vec<bool> = Vec::new();
+    let mut rest = lower.as_str();
+    while !rest.is_empty() {
+        let end = rest
+            .find(|c: char| c.is_whitespace() || is_break(c))
+            .unwrap_or(rest.len());
+        let (raw, after) = rest.split_at(end);
+        let word = raw.trim_end_matches([',', '.', ':']);
+        if let Some(last) = breaks.last_mut() {
+            // Punctuation standing alone between words breaks the clause too.
+            *last |= word.is_empty() && !raw.is_empty();
+        }
+        if !word.is_empty() {
+            words.push(word.to_string());
+            breaks.push(word.len() < raw.len() || after.starts_with(is_break));
+        }
+        rest = after.trim_start_matches(|c: char| c.is_whitespace() || is_break(c));
+        if after.trim_start().starts_with(is_break) {
+            if let Some(last) = breaks.last_mut() {
+                *last = true;
+            }
+        }
+    }
+    (words, breaks)
+}
+
+fn is_break(c: char) -> bool {
+    matches!(c, '?' | '!' | '(' | ')' | '"' | ';')
+}
+
+/// Words before a weekday name that make it a time: "on Saturday", "last Saturday",
+/// "every Saturday", "since Saturday".
+const TIME_MARKERS: [&str; 22] = [
+    "on",
+    "last",
+    "next",
+    "this",
+    "that",
+    "every",
+    "each",
+    "since",
+    "until",
+    "till",
+    "before",
+    "after",
+    "from",
+    "through",
+    "thru",
+    "by",
+    "past",
+    "coming",
+    "following",
+    "previous",
+    "between",
+    "over",
+];
+
+/// Function words (articles, pronouns, prepositions, conjunctions, auxiliaries, question
+/// words, some adverbs): after a weekday name they show it is not modifying a noun
+/// ("what did I do Saturday and why", "Saturday I ran").
+const FUNCTION_WORDS: [&str; 96] = [
+    "a", "an", "the", "this", "that", "these", "those", "my", "your", "his", "her", "its", "our",
+    "their", "some", "any", "all", "no", "i", "me", "we", "us", "you", "he", "him", "she", "they",
+    "them", "it", "at", "in", "on", "of", "for", "with", "about", "to", "from", "by", "after",
+    "before", "during", "around", "until", "till", "since", "between", "into", "through", "and",
+    "or", "but", "so", "when", "while", "if", "because", "as", "than", "is", "was", "were", "are",
+    "be", "been", "did", "do", "does", "had", "has", "have", "will", "would", "could", "should",
+    "can", "might", "must", "what", "who", "where", "why", "how", "which", "not", "never", "too",
+    "also", "again", "then", "just", "only", "ago", "earlier", "later", "there",
+];
+
+/// Words after a weekday name that continue a time: "Saturday morning", "Saturday the
+/// 4th", "Saturday week".
+const TIME_WORDS: [&str; 18] = [
+    "morning",
+    "mornings",
+    "afternoon",
+    "afternoons",
+    "evening",
+    "evenings",
+    "night",
+    "nights",
+    "noon",
+    "midday",
+    "midnight",
+    "lunchtime",
+    "week",
+    "weeks",
+    "am",
+    "pm",
+    "early",
+    "late",
+];
+
+/// Whether the singular weekday name at `i` says when (a time) rather than what (the
+/// topic, "her Saturday shift", "the Saturday market"). General grammar only: a time
+/// marker before it, a clause break, the end of the query, a function word or a time word
+/// after it make it a time; a weekday modifying the next (content) word is the topic. In a
+/// list ("Friday and Saturday …") a weekday takes the sense of the next one.
+fn weekday_is_time(words: &[String], breaks: &[bool], i: usize) -> bool {
+    let word_at = |j: usize| words.get(j).map(String::as_str).unwrap_or("");
+    let before = |back: usize| i.checked_sub(back).map(word_at).unwrap_or("");
+    if TIME_MARKERS.contains(&before(1))
+        || (matches!(before(1), "a" | "the") && TIME_MARKERS.contains(&before(2)))
+    {
+        return true;
+    }
+    let next = word_at(i + 1);
+    if breaks[i] || next.is_empty() {
+        return true;
+    }
+    if matches!(next, "and" | "or" | "to" | "through" | "thru" | "-")
+        && weekday_of(word_at(i + 2)).is_some_and(|(_, plural)| !plural)
+    {
+        return weekday_is_time(words, breaks, i + 2);
+    }
+    FUNCTION_WORDS.contains(&next)
+        || TIME_WORDS.contains(&next)
+        || weekday_of(next).is_some()
+        || month_of(next).is_some()
+        || next.starts_with(|c: char| c.is_ascii_digit())
 }
 
 fn union(
@@ -180,8 +301,17 @@ fn week_of(
 /// profile). At each word the steps are tried in a fixed order; the first that understands
 /// the words there consumes them.
 pub fn parse(query: &str, reference: NaiveDateTime) -> TimeIntent {
+    parse_with(query, reference, true)
+}
+
+/// [`parse`], with `weekday_sense` off every weekday name counts as a time, whether or
+/// not it is the topic ("her Saturday shift"); the planner's `weekday_sense` switch.
+pub fn parse_with(query: &str, reference: NaiveDateTime, weekday_sense: bool) -> TimeIntent {
+    let (words, breaks) = tokens(query);
     let mut cursor = Cursor {
-        words: tokens(query),
+        words,
+        breaks,
+        weekday_sense,
         i: 0,
         reference,
         today: reference.date(),
@@ -207,6 +337,10 @@ pub fn parse(query: &str, reference: NaiveDateTime) -> TimeIntent {
 /// understood so far. Each step returns whether it consumed words (and then moved `i`).
 struct Cursor {
     words: Vec<String>,
+    /// A clause break follows the word at the same position.
+    breaks: Vec<bool>,
+    /// Whether a weekday name that is the topic is told apart from one that is a time.
+    weekday_sense: bool,
     i: usize,
     reference: NaiveDateTime,
     today: NaiveDate,
@@ -471,6 +605,12 @@ impl Cursor {
         let Some((day, plural)) = weekday_of(self.at(0)) else {
             return false;
         };
+        if self.weekday_sense && !plural && !weekday_is_time(&self.words, &self.breaks, self.i) {
+            let phrase = format!("{} {}", self.at(0), self.at(1));
+            self.intent.topic_weekdays.push(phrase);
+            self.i += 1;
+            return true;
+        }
         self.add_weekdays([day]);
         if plural {
             self.intent.recurring = true;
@@ -632,6 +772,67 @@ mod tests {
         assert_eq!(intent.weekdays, vec![0, 1, 2, 3, 4]);
         let night = parse("late nights", reference());
         assert!(night.hour_matches(23) && night.hour_matches(2) && !night.hour_matches(12));
+    }
+
+    #[test]
+    fn weekdays_that_are_the_topic_are_not_times() {
+        for query in [
+            "why could Aoife not work her Saturday shift",
+            "opening hours of the Saturday market",
+            "who leads the Tuesday standup meeting",
+            "Friday and Saturday shifts at the pantry",
+            "Saturday shifts at the pantry",
+        ] {
+            let intent = parse(query, reference());
+            assert!(intent.weekdays.is_empty(), "{query}: {intent:?}");
+            assert!(!intent.topic_weekdays.is_empty(), "{query}");
+        }
+        let topic = parse("why could she not work her Saturday shift", reference());
+        assert_eq!(topic.topic_weekdays, ["saturday shift"]);
+        // The same words with the sense switched off: every weekday is a time.
+        let blunt = parse_with("her Saturday shift", reference(), false);
+        assert_eq!(blunt.weekdays, vec![5]);
+        assert!(blunt.topic_weekdays.is_empty());
+    }
+
+    #[test]
+    fn weekdays_that_say_when_are_times() {
+        for query in [
+            "what did I cook on Saturday",
+            "who did I meet last Saturday",
+            "what do I do every Saturday",
+            "Saturdays at the pantry",
+            "the Saturday before the race",
+            "did anyone call Saturday",
+            "what happened Saturday, October 4",
+            "Saturday morning run",
+            "what did I do Saturday and Sunday",
+            "from Friday to Sunday",
+            "a work trip on a Saturday",
+            "Saturday I finished the report",
+            "invoice Saturday (late)",
+        ] {
+            let intent = parse(query, reference());
+            assert!(
+                intent.weekdays.contains(&5) || intent.weekdays.contains(&4),
+                "{query}: {intent:?}"
+            );
+            assert!(intent.topic_weekdays.is_empty(), "{query}: {intent:?}");
+        }
+        assert_eq!(
+            parse("what did I do Saturday and Sunday", reference()).weekdays,
+            vec![5, 6]
+        );
+    }
+
+    #[test]
+    fn tokens_mark_clause_breaks() {
+        let (words, breaks) = tokens("On Saturday, the market (open) ends ; ok?");
+        assert_eq!(
+            words,
+            ["on", "saturday", "the", "market", "open", "ends", "ok"]
+        );
+        assert_eq!(breaks, [false, true, false, true, true, true, true]);
     }
 
     #[test]
@@ -941,6 +1142,7 @@ mod table {
                 hours,
                 recurring,
                 phrases: phrases.iter().map(|p| p.to_string()).collect(),
+                topic_weekdays: Vec::new(),
             };
             assert_eq!(parse(query, reference), expected, "{query}");
         }

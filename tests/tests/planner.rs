@@ -180,6 +180,89 @@ fn timeline_context_and_people() {
             .unwrap()
             .notes
             .contains(&"people: off".to_string()));
+
+        // A weekday that is the topic is no time: no weekday prior, and explain says so;
+        // with weekday_sense off it is read as a time again.
+        let topic = |disable: Vec<String>| pb::SearchRequest {
+            query: "why Aoife could not work her Saturday shift".into(),
+            top_k: 3,
+            explain: true,
+            disable_planner: disable,
+            mode: pb::SearchMode::Lexical as i32,
+            ..Default::default()
+        };
+        let reply = client.search(topic(Vec::new())).await.unwrap().into_inner();
+        let notes = reply.explain.unwrap().notes;
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("weekday read as the topic") && n.contains("saturday shift")),
+            "{notes:?}"
+        );
+        assert!(
+            !notes.iter().any(|n| n.contains("weekdays [5]")),
+            "{notes:?}"
+        );
+        let first = reply.files[0].file.as_ref().unwrap();
+        assert!(
+            first.path.contains("Aoife - Saturday swap"),
+            "{:?}",
+            reply.files
+        );
+        let blunt = client
+            .search(topic(vec!["weekday_sense".into()]))
+            .await
+            .unwrap()
+            .into_inner();
+        let notes = blunt.explain.unwrap().notes;
+        assert!(
+            notes.iter().any(|n| n.contains("weekdays [5]")),
+            "{notes:?}"
+        );
+
+        // The confident cut-off over gRPC: never more than without it, a prefix of the
+        // same ranking, explained; min_score above every score leaves nothing.
+        let request = |autocut: u32, min_score: Option<f32>| pb::SearchRequest {
+            query: "Hartcliffe invoice balance due after deposit".into(),
+            top_k: 10,
+            explain: true,
+            autocut,
+            min_score,
+            mode: pb::SearchMode::Lexical as i32,
+            ..Default::default()
+        };
+        let paths = |reply: &pb::SearchResponse| -> Vec<String> {
+            reply
+                .files
+                .iter()
+                .map(|f| f.file.as_ref().unwrap().path.clone())
+                .collect()
+        };
+        let full = client.search(request(0, None)).await.unwrap().into_inner();
+        let cut = client.search(request(1, None)).await.unwrap().into_inner();
+        assert!(!cut.files.is_empty() && cut.files.len() <= full.files.len());
+        assert_eq!(paths(&cut), paths(&full)[..cut.files.len()]);
+        let notes = cut.explain.unwrap().notes;
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("cutoff (autocut 1): kept")),
+            "{notes:?}"
+        );
+        let none = client
+            .search(request(0, Some(1e9)))
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(none.files.is_empty());
+        let units = client
+            .retrieve(request(1, None))
+            .await
+            .unwrap()
+            .into_inner()
+            .units;
+        assert!(!units.is_empty() && units.len() <= 10);
+        assert_eq!(units[0].file_path, paths(&full)[0]);
     });
 
     // /retrieve with context: neighbours follow their hit, flagged in metadata.

@@ -101,3 +101,24 @@ def test_http_client_retrieve(daemon: Daemon) -> None:
     with pytest.raises(dentate.DentateError) as error:
         http.retrieve("x", mode="semantic")
     assert error.value.code == "HTTP 400"
+
+
+def test_cutoff_options(client: dentate.Client, daemon: Daemon) -> None:
+    query = "Hartcliffe invoice balance due after deposit"  # F02
+    full = client.search(query, top_k=10)
+    cut = client.search(query, top_k=10, autocut=True, explain=True)
+    # The cut-off only ever drops from the end of the same ranking.
+    assert 1 <= len(cut) <= len(full)
+    assert cut.paths == full.paths[: len(cut)]
+    assert any(n.startswith("cutoff (autocut 1)") for n in cut.notes)
+    assert client.search(query, top_k=10, min_score=1e9).files == []
+    units = client.retrieve(query, top_k=10, autocut=2).units
+    assert units and units[0].path == INVOICE
+    with pytest.raises(ValueError):
+        client.search(query, autocut=-1)
+    with pytest.raises(dentate.DentateError) as error:
+        client.search(query, autocut=1000)
+    assert error.value.code == "INVALID_ARGUMENT"
+    http = dentate.HttpClient(daemon.http_url)
+    assert http.retrieve(query, top_k=5, min_score=1e9) == []
+    assert http.retrieve(query, top_k=5, autocut=True)[0].path == INVOICE

@@ -60,9 +60,15 @@ struct Cli {
     /// Retrieval mode passed to the daemon (default: the server's default).
     #[arg(long, value_enum)]
     mode: Option<ModeArg>,
-    /// Planner priors to switch off for ablation (time, whose, folders, all); repeatable.
+    /// Planner priors to switch off for ablation (time, whose, folders, people, weekday_sense, all); repeatable.
     #[arg(long = "disable-planner")]
     disable_planner: Vec<String>,
+    /// Confident cut-off: drop files after the N-th large score break (0: off).
+    #[arg(long, default_value_t = 0)]
+    autocut: u32,
+    /// Drop files scoring below this.
+    #[arg(long)]
+    min_score: Option<f32>,
     /// Number of files retrieved per question.
     #[arg(long, default_value_t = 10)]
     k: usize,
@@ -153,6 +159,8 @@ impl Target {
                     units_per_file: cli.units_per_file,
                     mode: cli.mode.map_or(SearchMode::Unspecified, ModeArg::grpc) as i32,
                     disable_planner: cli.disable_planner.clone(),
+                    autocut: cli.autocut,
+                    min_score: cli.min_score,
                     ..Default::default()
                 };
                 let start = Instant::now();
@@ -174,6 +182,12 @@ impl Target {
                 }
                 if let Some(mode) = cli.mode {
                     body["mode"] = json!(mode.name());
+                }
+                if cli.autocut > 0 {
+                    body["autocut"] = json!(cli.autocut);
+                }
+                if let Some(min_score) = cli.min_score {
+                    body["min_score"] = json!(min_score);
                 }
                 let start = Instant::now();
                 let reply = http.post("/api/search", &body.to_string())?;

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import grpc
 
@@ -183,6 +183,8 @@ class Client:
         fusion: Optional[str] = None,
         rrf_k: Optional[float] = None,
         lexical_weight: Optional[float] = None,
+        autocut: Union[int, bool] = 0,
+        min_score: Optional[float] = None,
         **other: Any,
     ) -> SearchResult:
         """Ranked files, each with its best units.
@@ -191,12 +193,16 @@ class Client:
         Filters: ``path_prefixes`` (folders or files relative to the profile root),
         ``modalities`` (document, text, image, audio, video, binary), ``extensions``
         (without dot), ``time_range`` = (start, end) Unix seconds on content time, 0 = open.
-        ``units_per_file`` 0 means the server default (3). Any other ``SearchRequest``
+        ``units_per_file`` 0 means the server default (3). Confident cut-off (off by
+        default): ``autocut=True`` (or N) drops the files after the first (N-th) large
+        break in the file scores, so fewer than ``top_k`` come back when the evidence is
+        clear; ``min_score`` drops results scoring below it. Any other ``SearchRequest``
         field of the .proto can be passed by name in ``other``.
         """
         request = self._request(
             query, top_k, mode, path_prefixes, modalities, extensions, time_range,
-            explain, units_per_file, fusion, rrf_k, lexical_weight, other,
+            explain, units_per_file, fusion, rrf_k, lexical_weight,
+            _with_cutoff(other, autocut, min_score),
         )
         reply = self._call("Search", request)
         return SearchResult(
@@ -219,12 +225,16 @@ class Client:
         fusion: Optional[str] = None,
         rrf_k: Optional[float] = None,
         lexical_weight: Optional[float] = None,
+        autocut: Union[int, bool] = 0,
+        min_score: Optional[float] = None,
         **other: Any,
     ) -> RetrieveResult:
-        """A flat ranked list of units with their full text (arguments as in ``search``)."""
+        """A flat ranked list of units with their full text (arguments as in ``search``;
+        ``autocut`` keeps the units of the files before the break, ``min_score`` applies
+        to unit scores)."""
         request = self._request(
             query, top_k, mode, path_prefixes, modalities, extensions, time_range,
-            explain, 0, fusion, rrf_k, lexical_weight, other,
+            explain, 0, fusion, rrf_k, lexical_weight, _with_cutoff(other, autocut, min_score),
         )
         reply = self._call("Retrieve", request)
         return RetrieveResult(
@@ -278,6 +288,19 @@ class Client:
         )
 
 
+def _with_cutoff(other: Mapping[str, Any], autocut: Union[int, bool], min_score: Optional[float]) -> Dict[str, Any]:
+    """``other`` plus the cut-off fields (``autocut`` True = 1 break, False = off)."""
+    fields = dict(other)
+    jumps = int(autocut)
+    if jumps < 0:
+        raise ValueError(f"autocut must be a number of breaks >= 0, not {autocut!r}")
+    if jumps:
+        fields["autocut"] = jumps
+    if min_score is not None:
+        fields["min_score"] = float(min_score)
+    return fields
+
+
 class HttpClient:
     """A minimal client of the HippoCamp-compatible HTTP gateway (standard library only)."""
 
@@ -308,8 +331,9 @@ class HttpClient:
 
     def retrieve(self, query: str, top_k: int = 10, **options: Any) -> List[RetrievedUnit]:
         """``POST /retrieve`` with ``{"query", "top_k", **options}`` (options: ``mode``,
-        ``path_prefixes``, ``modalities``, ``extensions``, ``time_start``, ``time_end``, …).
-        Returns the units, best first."""
+        ``path_prefixes``, ``modalities``, ``extensions``, ``time_start``, ``time_end``,
+        ``autocut`` (True or a number of breaks), ``min_score``, …). Returns the units,
+        best first."""
         reply = self._post("/retrieve", {"query": query, "top_k": top_k, **options})
         return [
             RetrievedUnit(id=r.get("id", ""), text=r.get("text", ""), score=r.get("score", 0.0),

@@ -36,7 +36,7 @@ class TimeRange(_message.Message):
     def __init__(self, start: _Optional[int] = ..., end: _Optional[int] = ...) -> None: ...
 
 class SearchRequest(_message.Message):
-    __slots__ = ("query", "top_k", "units_per_file", "path_prefixes", "modalities", "extensions", "content_time", "mode", "explain", "fusion", "rrf_k", "lexical_weight", "disable_planner", "reference_time", "context")
+    __slots__ = ("query", "top_k", "units_per_file", "path_prefixes", "modalities", "extensions", "content_time", "mode", "explain", "fusion", "rrf_k", "lexical_weight", "disable_planner", "reference_time", "context", "autocut", "min_score")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     TOP_K_FIELD_NUMBER: _ClassVar[int]
     UNITS_PER_FILE_FIELD_NUMBER: _ClassVar[int]
@@ -52,6 +52,8 @@ class SearchRequest(_message.Message):
     DISABLE_PLANNER_FIELD_NUMBER: _ClassVar[int]
     REFERENCE_TIME_FIELD_NUMBER: _ClassVar[int]
     CONTEXT_FIELD_NUMBER: _ClassVar[int]
+    AUTOCUT_FIELD_NUMBER: _ClassVar[int]
+    MIN_SCORE_FIELD_NUMBER: _ClassVar[int]
     query: str
     top_k: int
     units_per_file: int
@@ -67,7 +69,9 @@ class SearchRequest(_message.Message):
     disable_planner: _containers.RepeatedScalarFieldContainer[str]
     reference_time: int
     context: int
-    def __init__(self, query: _Optional[str] = ..., top_k: _Optional[int] = ..., units_per_file: _Optional[int] = ..., path_prefixes: _Optional[_Iterable[str]] = ..., modalities: _Optional[_Iterable[str]] = ..., extensions: _Optional[_Iterable[str]] = ..., content_time: _Optional[_Union[TimeRange, _Mapping]] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., explain: bool = ..., fusion: _Optional[_Union[Fusion, str]] = ..., rrf_k: _Optional[float] = ..., lexical_weight: _Optional[float] = ..., disable_planner: _Optional[_Iterable[str]] = ..., reference_time: _Optional[int] = ..., context: _Optional[int] = ...) -> None: ...
+    autocut: int
+    min_score: float
+    def __init__(self, query: _Optional[str] = ..., top_k: _Optional[int] = ..., units_per_file: _Optional[int] = ..., path_prefixes: _Optional[_Iterable[str]] = ..., modalities: _Optional[_Iterable[str]] = ..., extensions: _Optional[_Iterable[str]] = ..., content_time: _Optional[_Union[TimeRange, _Mapping]] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., explain: bool = ..., fusion: _Optional[_Union[Fusion, str]] = ..., rrf_k: _Optional[float] = ..., lexical_weight: _Optional[float] = ..., disable_planner: _Optional[_Iterable[str]] = ..., reference_time: _Optional[int] = ..., context: _Optional[int] = ..., autocut: _Optional[int] = ..., min_score: _Optional[float] = ...) -> None: ...
 
 class Locator(_message.Message):
     __slots__ = ("page", "page_label", "slide", "sheet", "row_start", "row_end", "line_start", "line_end", "char_start", "char_end", "t_start_ms", "t_end_ms", "part", "event_uid")
