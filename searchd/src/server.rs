@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use dentate_proto::v1::dentate_server::DentateServer;
 use tokio::net::TcpListener;
-use tonic::transport::server::TcpIncoming;
 
 use crate::engine::Engine;
 use crate::grpc::DentateService;
+use crate::limits::{Admission, Limits};
 
 /// Addresses the daemon listens on.
 #[derive(Debug, Clone, Copy)]
@@ -17,10 +17,17 @@ pub struct Bound {
     pub http: SocketAddr,
 }
 
+/// The HTTP app the daemon serves: every route behind the limits.
+pub fn http_app(engine: Arc<Engine>, admission: Arc<Admission>) -> axum::Router {
+    crate::limits::http::layer(crate::http::router(engine), admission)
+}
+
 /// Binds both listeners (port 0 picks a free port) and serves until `shutdown`
-/// resolves. Calls `ready` with the bound addresses once both accept connections.
+/// resolves, under `limits` (one set of per-class gates shared by both). Calls `ready`
+/// with the bound addresses once both accept connections.
 pub async fn serve(
     engine: Arc<Engine>,
+    limits: Limits,
     grpc_addr: SocketAddr,
     http_addr: SocketAddr,
     ready: impl FnOnce(Bound),
@@ -54,18 +61,27 @@ pub async fn serve(
         let _ = stop_tx.send(());
     });
 
+    let admission = Admission::new(limits.clone());
     let grpc = tonic::transport::Server::builder()
-        .tcp_nodelay(true)
+        .http2_keepalive_interval(Some(limits.client_timeout))
+        .http2_keepalive_timeout(Some(limits.client_timeout))
+        .layer(crate::limits::grpc::GrpcLimitsLayer(admission.clone()))
         .add_service(health_service)
         .add_service(reflection)
-        .add_service(DentateServer::new(DentateService::new(engine.clone())))
+        .add_service(
+            DentateServer::new(DentateService::new(engine.clone()))
+                .max_decoding_message_size(limits.max_body_bytes),
+        )
         .serve_with_incoming_shutdown(
-            TcpIncoming::from(grpc_listener).with_nodelay(Some(true)),
+            crate::limits::conn::Acceptor::new(grpc_listener, &limits).into_stream(),
             async move {
                 let _ = grpc_stop.recv().await;
             },
         );
-    let http = axum::serve(http_listener, crate::http::router(engine)).with_graceful_shutdown(
+    let http = crate::limits::http::serve(
+        http_listener,
+        http_app(engine, admission),
+        &limits,
         async move {
             let _ = http_stop.recv().await;
         },

@@ -44,6 +44,8 @@ struct Cli {
     clip: Option<PathBuf>,
     #[command(flatten)]
     backend: BackendArgs,
+    #[command(flatten)]
+    limits: searchd::limits::cli::LimitArgs,
 }
 
 /// The engine over the chosen backend.
@@ -81,6 +83,10 @@ fn open_engine(cli: &Cli, models: Option<&std::path::Path>) -> anyhow::Result<En
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    let limits = cli
+        .limits
+        .limits()
+        .map_err(|problem| anyhow::anyhow!("{problem}"))?;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("DENTATE_LOG")
@@ -131,6 +137,7 @@ fn main() -> anyhow::Result<()> {
         };
         serve(
             engine,
+            limits,
             cli.grpc_addr,
             cli.http_addr,
             |bound: Bound| {
