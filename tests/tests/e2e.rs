@@ -12,6 +12,8 @@ mod dense;
 mod gold;
 mod hippocamp;
 mod incremental;
+mod limits;
+mod load;
 mod media;
 mod ocr;
 mod planner;

@@ -56,6 +56,10 @@ pub fn reply(rejection: &Rejection) -> Response {
     response
 }
 
+/// How much of an oversized body is read (and dropped) before the 413, as a multiple
+/// of the limit.
+const DRAIN_FACTOR: usize = 8;
+
 /// Reads a body of at most `max` bytes within `timeout`.
 pub(super) async fn read_body(
     body: Body,
@@ -66,13 +70,24 @@ pub(super) async fn read_body(
     let read = async {
         let mut stream = body.into_data_stream();
         let mut collected: Vec<u8> = Vec::new();
+        let mut seen = 0usize;
         while let Some(chunk) = stream.next().await {
             let chunk = chunk
                 .map_err(|e| Rejection::Invalid(format!("cannot read the request body: {e}")))?;
-            if collected.len() + chunk.len() > max {
-                return Err(too_large());
+            seen += chunk.len();
+            if seen > max {
+                // Read on (dropping it) up to a bound, so a client that writes its whole
+                // body before reading gets the 413 rather than a reset connection.
+                if seen > max.saturating_mul(DRAIN_FACTOR) {
+                    return Err(too_large());
+                }
+                collected.clear();
+                continue;
             }
             collected.extend_from_slice(&chunk);
+        }
+        if seen > max {
+            return Err(too_large());
         }
         Ok(Bytes::from(collected))
     };
@@ -110,7 +125,8 @@ async fn admit(admission: &Admission, request: Request, next: Next) -> Result<Re
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limits.max_body_bytes as u64) {
+    // Declared far too large: refused before reading (the client may see a reset).
+    if declared.is_some_and(|n| n > limits.max_body_bytes.saturating_mul(DRAIN_FACTOR) as u64) {
         return Err(Rejection::TooLarge(format!(
             "the request body is larger than {} bytes",
             limits.max_body_bytes
