@@ -174,17 +174,6 @@ impl Tally {
     }
 }
 
-fn url_path(path: &str) -> String {
-    path.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
-                (b as char).to_string()
-            }
-            other => format!("%{other:02X}"),
-        })
-        .collect()
-}
-
 /// One HTTP request of the mix: its kind, target and (for POST) body.
 fn http_request(spec: &LoadSpec, index: usize) -> (Kind, String, Option<String>) {
     let kind = Kind::of(index);
@@ -200,7 +189,7 @@ fn http_request(spec: &LoadSpec, index: usize) -> (Kind, String, Option<String>)
             (kind, "/retrieve".to_string(), Some(body.to_string()))
         }
         Kind::Files => {
-            let path = url_path(&spec.paths[(index / 10) % spec.paths.len()]);
+            let path = searchd::fuzz::url_encode_path(&spec.paths[(index / 10) % spec.paths.len()]);
             let target = match (index / 10) % 3 {
                 0 => format!("/api/return_txt/{path}"),
                 1 => format!("/api/return_metadata/{path}"),

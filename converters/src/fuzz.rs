@@ -27,6 +27,8 @@ use crate::{Conversion, ConvertError, FileType, Input};
 pub struct Rng(pub u64);
 
 impl Rng {
+    /// The next 64 random bits (not an `Iterator`: the stream never ends).
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;

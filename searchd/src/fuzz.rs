@@ -223,7 +223,8 @@ fn route_of(target: &str) -> String {
     path.split('/').take(3).collect::<Vec<_>>().join("/")
 }
 
-fn url_encode_path(path: &str) -> String {
+/// Percent-encodes a profile-relative path for a URL, keeping `/`.
+pub fn url_encode_path(path: &str) -> String {
     path.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {

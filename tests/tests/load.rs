@@ -4,7 +4,6 @@
 //! the middle of the load and restarted, and damaged index folders that stop the daemon
 //! with the damaged file's name.
 
-use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -119,7 +118,7 @@ fn a_daemon_killed_mid_load_restarts_and_answers_as_before() {
 
 /// Starts the daemon on a damaged index: it must exit by itself, non-zero, naming
 /// `file` on stderr.
-fn refuses_naming(index_dir: &Path, file: &str) {
+pub fn refuses_naming(index_dir: &Path, file: &str) {
     let mut child = std::process::Command::new(binary("dentate-searchd"))
         .arg("--index")
         .arg(index_dir)
@@ -136,16 +135,11 @@ fn refuses_naming(index_dir: &Path, file: &str) {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    let status = child.wait().unwrap();
-    assert!(!status.success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
     assert!(stderr.contains(file), "{file}: {stderr}");
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("listening"));
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
