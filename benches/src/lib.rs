@@ -13,6 +13,8 @@
 //!
 //! Nothing here touches the network or needs the models.
 
+pub mod load;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};

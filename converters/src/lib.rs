@@ -25,6 +25,7 @@ mod binary;
 mod calendar;
 pub mod detect;
 mod error;
+pub mod fuzz;
 mod image;
 mod mail;
 mod meta;

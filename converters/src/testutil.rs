@@ -4,41 +4,7 @@
 
 use crate::{Conversion, ConvertError, FileType, Input};
 
-/// A small deterministic generator (xorshift64*), so failures reproduce. The seed
-/// must not be 0.
-pub(crate) struct Rng(pub(crate) u64);
-
-impl Rng {
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n` (`n` > 0).
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True once in `n` times on average.
-    pub(crate) fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-
-    pub(crate) fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    /// A length skewed towards the small: often 0..8, sometimes up to `max`.
-    pub(crate) fn size(&mut self, max: usize) -> usize {
-        match self.below(4) {
-            0 => self.below(8),
-            1 => self.below(64.min(max) + 1),
-            _ => self.below(max + 1),
-        }
-    }
-}
+pub(crate) use crate::fuzz::{mutate, random_bytes, Rng};
 
 /// Text pieces that stress byte and char boundaries: 1- to 4-byte characters, a
 /// combining mark, whitespace of several kinds, line breaks, BOM, NUL, punctuation
@@ -155,65 +121,6 @@ pub(crate) fn random_text(rng: &mut Rng, pieces: &[&str], max_pieces: usize) -> 
     (0..len).map(|_| *rng.pick(pieces)).collect()
 }
 
-/// Random bytes, biased towards 0, 0xFF, 0x80 and ASCII.
-pub(crate) fn random_bytes(rng: &mut Rng, max_len: usize) -> Vec<u8> {
-    let len = rng.size(max_len);
-    (0..len)
-        .map(|_| match rng.below(5) {
-            0 => 0,
-            1 => 0xFF,
-            2 => 0x80 | rng.below(64) as u8,
-            3 => b' ' + rng.below(95) as u8,
-            _ => rng.next() as u8,
-        })
-        .collect()
-}
-
-/// A damaged copy of `bytes`: one to three of bytes flipped, cut short, a span zeroed
-/// or set to 0xFF, deleted or repeated, random bytes or a stray multi-byte UTF-8
-/// fragment inserted.
-pub(crate) fn mutate(rng: &mut Rng, bytes: &[u8]) -> Vec<u8> {
-    let mut out = bytes.to_vec();
-    for _ in 0..1 + rng.below(3) {
-        let len = out.len();
-        let at = rng.below(len + 1);
-        let span = 1 + rng.size(64);
-        let end = (at + span).min(len);
-        match rng.below(8) {
-            0 => {
-                for _ in 0..1 + rng.below(8) {
-                    if len > 0 {
-                        let i = rng.below(len);
-                        out[i] ^= 1 << rng.below(8);
-                    }
-                }
-            }
-            1 => out.truncate(at),
-            2 => out[at..end].iter_mut().for_each(|b| *b = 0),
-            3 => out[at..end].iter_mut().for_each(|b| *b = 0xFF),
-            4 => {
-                out.drain(at..end);
-            }
-            5 => {
-                let copy = out[at..end].to_vec();
-                for _ in 0..1 + rng.below(4) {
-                    out.splice(at..at, copy.iter().copied());
-                }
-            }
-            6 => {
-                let noise = random_bytes(rng, 16);
-                out.splice(at..at, noise);
-            }
-            _ => {
-                let piece = rng.pick(&["é", "€", "𝄞", "\u{feff}"]).as_bytes();
-                let cut = 1 + rng.below(piece.len());
-                out.splice(at..at, piece[..cut].iter().copied());
-            }
-        }
-    }
-    out
-}
-
 /// A damaged copy of a text that is still valid UTF-8: pieces inserted, spans
 /// deleted or repeated, cut short (always at a char boundary).
 pub(crate) fn mutate_text(rng: &mut Rng, text: &str, pieces: &[&str]) -> String {
@@ -253,20 +160,8 @@ pub(crate) fn convert_without_panic(input: &Input, what: &str) -> Result<Convers
 /// What every conversion promises: kinds set, ranges in order, pages and slides
 /// counted from 1.
 pub(crate) fn check_conversion(conversion: &Conversion, what: &str) {
-    for unit in &conversion.units {
-        let l = &unit.locator;
-        assert!(unit.kind.is_some(), "{what}: unit without kind {unit:?}");
-        let ordered = |a: Option<u64>, b: Option<u64>| match (a, b) {
-            (Some(a), Some(b)) => a <= b,
-            _ => true,
-        };
-        assert!(ordered(l.row_start, l.row_end), "{what}: rows {l:?}");
-        assert!(ordered(l.line_start, l.line_end), "{what}: lines {l:?}");
-        assert!(ordered(l.char_start, l.char_end), "{what}: chars {l:?}");
-        assert!(ordered(l.t_start_ms, l.t_end_ms), "{what}: times {l:?}");
-        assert!(l.page.is_none_or(|p| p >= 1), "{what}: page {l:?}");
-        assert!(l.slide.is_none_or(|s| s >= 1), "{what}: slide {l:?}");
-    }
+    let problems = crate::fuzz::violations(conversion);
+    assert!(problems.is_empty(), "{what}: {problems:?}");
 }
 
 /// An input of a given type; `size` is the real file size, of which `bytes` may be only

@@ -139,26 +139,49 @@ pub fn normalize_path(path: &str) -> Result<String, SearchError> {
             "path {trimmed:?} must be relative to the profile root"
         )));
     }
-    let (file_part, attachment) = match trimmed.split_once(ATTACHMENT_MARKER) {
-        Some((file, rest)) => (file, Some(rest)),
+    // `\` separates folders too, also in front of the attachment marker (positions are
+    // the same in both spellings: both separators are one byte).
+    let (file_part, attachment) = match trimmed.replace('\\', "/").find(ATTACHMENT_MARKER) {
+        Some(at) => (
+            &trimmed[..at],
+            Some(&trimmed[at + ATTACHMENT_MARKER.len()..]),
+        ),
         None => (trimmed, None),
     };
+    let escape = || SearchError::invalid(format!("path {trimmed:?} must not contain \"..\""));
     if attachment.is_some_and(|rest| rest.split(['/', '\\']).any(|p| p == "..")) {
-        return Err(SearchError::invalid(format!(
-            "path {trimmed:?} must not contain \"..\""
-        )));
+        return Err(escape());
     }
-    let mut parts = Vec::new();
-    for part in file_part.split(['/', '\\']) {
-        match part {
-            "" | "." => continue,
-            ".." => {
-                return Err(SearchError::invalid(format!(
-                    "path {trimmed:?} must not contain \"..\""
-                )))
-            }
-            other => parts.push(other),
+    let mut parts: Vec<&str> = file_part
+        .split(['/', '\\'])
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect();
+    // Whitespace around the whole path is no part of it, also where it appears once `.`
+    // and empty parts are gone ("./ notes.md", "notes.md /."), so a normalised path
+    // normalises to itself.
+    while let Some(first) = parts.first_mut() {
+        *first = first.trim_start();
+        if !first.is_empty() && *first != "." {
+            break;
         }
+        parts.remove(0);
+    }
+    if attachment.is_none() {
+        while let Some(last) = parts.last_mut() {
+            *last = last.trim_end();
+            if !last.is_empty() && *last != "." {
+                break;
+            }
+            parts.pop();
+        }
+    }
+    if parts.contains(&"..") {
+        return Err(escape());
+    }
+    if parts.is_empty() {
+        return Err(SearchError::invalid(format!(
+            "path {trimmed:?} names no file"
+        )));
     }
     let mut normal = parts.join("/");
     if let Some(rest) = attachment {
@@ -189,5 +212,33 @@ mod tests {
         assert!(normalize_path("/etc/passwd").is_err());
         assert!(normalize_path("C:\\Windows").is_err());
         assert!(normalize_path("").is_err());
+    }
+
+    /// Found by fuzzing (`dentate-fuzz path`): paths that named nothing (an attachment
+    /// of no file, only `.` parts) and whitespace that a second normalisation removed.
+    #[test]
+    fn normalised_paths_name_a_file_and_normalise_to_themselves() {
+        for nothing in [
+            "./",
+            "./.",
+            ".///",
+            ".\r\n\r\n",
+            "#attachment/a b.txt",
+            ".#attachment/x",
+        ] {
+            assert!(normalize_path(nothing).is_err(), "{nothing:?}");
+        }
+        for (input, normal) in [
+            ("./\r\n\r\nDocuments//notes.md", "Documents/notes.md"),
+            ("Mailobj\u{b}/", "Mailobj"),
+            ("./ ./x", "x"),
+            ("x/#attachment\\/a", "x#attachment//a"),
+            ("Docs/a b/ c.txt", "Docs/a b/ c.txt"),
+        ] {
+            assert_eq!(normalize_path(input).unwrap(), normal, "{input:?}");
+            assert_eq!(normalize_path(normal).unwrap(), normal, "{input:?}");
+        }
+        assert!(normalize_path("x/..\r\n\r\n/.").is_err());
+        assert!(normalize_path("./ ../x").is_err());
     }
 }

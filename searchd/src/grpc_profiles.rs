@@ -35,13 +35,19 @@ pub struct ProfileRouter {
 }
 
 impl ProfileRouter {
-    pub fn new(profiles: &Profiles, keys: Option<Arc<KeyStore>>) -> ProfileRouter {
+    /// Each profile's server decodes messages of at most `max_message_bytes`.
+    pub fn new(
+        profiles: &Profiles,
+        keys: Option<Arc<KeyStore>>,
+        max_message_bytes: usize,
+    ) -> ProfileRouter {
         let servers = profiles
             .iter()
             .map(|p| {
                 (
                     p.name.clone(),
-                    DentateServer::new(DentateService::new(p.engine.clone())),
+                    DentateServer::new(DentateService::new(p.engine.clone()))
+                        .max_decoding_message_size(max_message_bytes),
                 )
             })
             .collect();

@@ -25,7 +25,10 @@
 //!   is in [`crate::hippocamp`]. Paths are relative to the profile root; nothing outside
 //!   it is ever served.
 //!
-//! Malformed requests get HTTP 400 with `{"error": message}`, never a 500.
+//! Malformed requests get HTTP 400 with `{"error": message}`, never a 500: unknown
+//! fields (named in the message), `"top_k": 0` (leave it out for the default; over gRPC
+//! proto3 cannot tell 0 from unset, so 0 is the default there). Size, length, queue and
+//! deadline limits sit in front of every route (`crate::limits`).
 
 use std::sync::Arc;
 
@@ -65,16 +68,19 @@ fn bad_request(message: impl Into<String>) -> HttpError {
     HttpError(StatusCode::BAD_REQUEST, message.into())
 }
 
-/// The retrieve request in both dialects.
-/// Unknown fields are ignored, so clients of other retrievers can send theirs.
+/// The retrieve request in both dialects. Unknown fields are refused (400 naming the
+/// field); the fields HippoCamp's retriever server accepts (`query`, `top_k`,
+/// `queries`, `topk`, `rerank`, all nullable but `top_k`) and Search-R1's
+/// `return_scores` are all known.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RetrieveBody {
     query: Option<String>,
     queries: Option<Vec<String>>,
     top_k: Option<u32>,
     topk: Option<u32>,
     #[serde(default)]
-    rerank: bool,
+    rerank: Option<bool>,
     #[serde(default)]
     return_scores: Option<bool>,
     mode: Option<String>,
@@ -141,10 +147,16 @@ impl RetrieveBody {
             reference_time: self.reference_time,
             context: self.context as usize,
             query,
-            top_k: self
-                .top_k
-                .or(self.topk)
-                .map_or(crate::query::DEFAULT_TOP_K, |k| k as usize),
+            top_k: match self.top_k.or(self.topk) {
+                None => crate::query::DEFAULT_TOP_K,
+                Some(0) => {
+                    return Err(bad_request(format!(
+                        "top_k must be at least 1 (leave it out for the default, {})",
+                        crate::query::DEFAULT_TOP_K
+                    )))
+                }
+                Some(k) => k as usize,
+            },
             units_per_file: self
                 .units_per_file
                 .map_or(crate::query::DEFAULT_UNITS_PER_FILE, |n| n as usize),
@@ -272,7 +284,7 @@ async fn retrieve(
         "reranked": false,
         "took_ms": first.took_ms,
     });
-    if request.rerank {
+    if request.rerank == Some(true) {
         reply["note"] =
             json!("rerank requested; no reranker is available, results are in retrieval order");
     }
@@ -329,6 +341,7 @@ async fn grouped_search(
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct TimelineBody {
     start: Option<i64>,
     end: Option<i64>,
@@ -433,7 +446,7 @@ mod tests {
 
     #[test]
     fn both_dialects_translate_to_the_same_request() {
-        let hippocamp = body(r#"{"query": "q", "top_k": 7, "unknown": 1}"#);
+        let hippocamp = body(r#"{"query": "q", "top_k": 7, "rerank": null}"#);
         assert_eq!(hippocamp.queries().unwrap(), ["q"]);
         let search_r1 = body(r#"{"queries": ["q", "r"], "topk": 7, "return_scores": true}"#);
         assert_eq!(search_r1.queries().unwrap(), ["q", "r"]);
@@ -462,6 +475,8 @@ mod tests {
             assert_eq!(error.0, StatusCode::BAD_REQUEST, "{bad}");
         }
         for bad in [
+            r#"{"query": "x", "top_k": 0}"#,
+            r#"{"queries": ["x"], "topk": 0}"#,
             r#"{"query": "x", "mode": "semantic"}"#,
             r#"{"query": "x", "fusion": "borda"}"#,
             r#"{"query": "x", "disable_planner": ["weather"]}"#,
@@ -469,5 +484,29 @@ mod tests {
             let error = body(bad).params("x".into()).unwrap_err();
             assert_eq!(error.0, StatusCode::BAD_REQUEST, "{bad}");
         }
+    }
+
+    /// Unknown fields are a 400 naming the field; every field HippoCamp's and
+    /// Search-R1's clients send is known.
+    #[test]
+    fn unknown_fields_are_refused_by_name() {
+        for (bad, field) in [
+            (r#"{"query": "x", "topK": 5}"#, "topK"),
+            (r#"{"query": "x", "filters": {}}"#, "filters"),
+        ] {
+            let error = RetrieveBody::parse(&Bytes::from(bad)).unwrap_err();
+            assert_eq!(error.0, StatusCode::BAD_REQUEST, "{bad}");
+            assert!(error.1.contains(field), "{}", error.1);
+        }
+        for hippocamp in [
+            r#"{"query": "x", "top_k": 5}"#,
+            r#"{"query": "x", "top_k": 5, "queries": null, "topk": null, "rerank": null}"#,
+            r#"{"queries": ["x"], "topk": 3, "return_scores": true}"#,
+        ] {
+            let request = body(hippocamp);
+            assert!(request.params("x".into()).is_ok(), "{hippocamp}");
+        }
+        let error = serde_json::from_str::<TimelineBody>(r#"{"when": "x", "whn": 1}"#).unwrap_err();
+        assert!(error.to_string().contains("whn"), "{error}");
     }
 }

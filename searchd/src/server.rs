@@ -5,10 +5,11 @@ use std::sync::Arc;
 
 use dentate_proto::v1::dentate_server::DentateServer;
 use tokio::net::TcpListener;
-use tonic::transport::server::TcpIncoming;
 
 use crate::auth::KeyStore;
+use crate::engine::Engine;
 use crate::grpc::DentateService;
+use crate::limits::{Admission, Limits};
 use crate::profiles::Profiles;
 
 /// Addresses the daemon listens on.
@@ -29,12 +30,23 @@ pub struct Access {
     pub cors_origins: Vec<String>,
 }
 
+/// The HTTP app of one engine, every route behind the limits (what the fuzz target
+/// drives in process).
+pub fn http_app(engine: Arc<Engine>, admission: Arc<Admission>) -> axum::Router {
+    crate::limits::http::layer(crate::http::router(engine), admission)
+}
+
 /// Binds both listeners (port 0 picks a free port) and serves `profiles` until
-/// `shutdown` resolves. Calls `ready` with the bound addresses once both accept
-/// connections.
+/// `shutdown` resolves, under `limits` (one set of per-class gates shared by both
+/// transports and every profile). Calls `ready` with the bound addresses once both
+/// accept connections.
+///
+/// HTTP layers, outermost first: the browser policy (`Host`, CORS), the limits, then
+/// the page (no key) and each profile's routes behind its key gate.
 pub async fn serve(
     profiles: Profiles,
     access: Access,
+    limits: Limits,
     grpc_addr: SocketAddr,
     http_addr: SocketAddr,
     ready: impl FnOnce(Bound),
@@ -68,16 +80,20 @@ pub async fn serve(
         let _ = stop_tx.send(());
     });
 
+    let admission = Admission::new(limits.clone());
     let grpc = tonic::transport::Server::builder()
-        .tcp_nodelay(true)
+        .http2_keepalive_interval(Some(limits.client_timeout))
+        .http2_keepalive_timeout(Some(limits.client_timeout))
+        .layer(crate::limits::grpc::GrpcLimitsLayer(admission.clone()))
         .add_service(health_service)
         .add_service(reflection)
         .add_service(crate::grpc_profiles::ProfileRouter::new(
             &profiles,
             access.keys.clone(),
+            limits.max_body_bytes,
         ))
         .serve_with_incoming_shutdown(
-            TcpIncoming::from(grpc_listener).with_nodelay(Some(true)),
+            crate::limits::conn::Acceptor::new(grpc_listener, &limits).into_stream(),
             async move {
                 let _ = grpc_stop.recv().await;
             },
@@ -91,16 +107,15 @@ pub async fn serve(
         &access.cors_origins,
     );
     // The page (`/`, `/ui/…`) needs no key; the API routes behind it do.
-    let router = crate::page::with_page(crate::profiles::http_router(
+    let routes = crate::page::with_page(crate::profiles::http_router(
         &profiles,
         access.keys.clone(),
         &crate::hippocamp::OutputDir::default(),
-    ))
-    .layer(axum::middleware::from_fn_with_state(
-        Arc::new(policy),
-        crate::host_check::browser_guard,
     ));
-    let http = axum::serve(http_listener, router).with_graceful_shutdown(async move {
+    let app = crate::limits::http::layer(routes, admission).layer(
+        axum::middleware::from_fn_with_state(Arc::new(policy), crate::host_check::browser_guard),
+    );
+    let http = crate::limits::http::serve(http_listener, app, &limits, async move {
         let _ = http_stop.recv().await;
     });
     ready(bound);

@@ -13,6 +13,8 @@ mod dense;
 mod gold;
 mod hippocamp;
 mod incremental;
+mod limits;
+mod load;
 mod media;
 mod ocr;
 mod planner;

@@ -446,26 +446,5 @@ fn a_damaged_manifest_stops_the_daemon_with_its_name_and_long_fields_are_refused
     let manifest = index_dir.path().join("manifest.sqlite");
     let bytes = std::fs::read(&manifest).unwrap();
     std::fs::write(&manifest, &bytes[..bytes.len() / 2]).unwrap();
-    let mut child = std::process::Command::new(crate::harness::binary("dentate-searchd"))
-        .arg("--index")
-        .arg(index_dir.path())
-        .args(["--grpc-addr", "127.0.0.1:0", "--http-addr", "127.0.0.1:0"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // It must exit by itself; a daemon that starts anyway is killed and the test fails.
-    let started = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > std::time::Duration::from_secs(30) {
-            let _ = child.kill();
-            panic!("dentate-searchd started on a damaged manifest");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("manifest.sqlite"), "{stderr}");
-    assert!(!String::from_utf8_lossy(&output.stdout).contains("listening"));
+    crate::load::refuses_naming(index_dir.path(), "manifest.sqlite");
 }

@@ -316,6 +316,11 @@ pub(crate) fn first_occurrences(
     exdates: &[NaiveDateTime],
     limit: u16,
 ) -> Vec<NaiveDate> {
+    // RFC 5545 rules are ASCII; the rrule crate slices weekdays by bytes and panics on
+    // other text (found by fuzzing), so anything else is an unreadable rule.
+    if !rule.is_ascii() {
+        return Vec::new();
+    }
     let tz = zone.map(RTz::Tz).unwrap_or(RTz::UTC);
     let to_rtz = |local: NaiveDateTime| -> Option<DateTime<RTz>> {
         tz.from_local_datetime(&local).earliest()

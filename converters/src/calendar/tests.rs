@@ -420,3 +420,24 @@ ATTENDEE;CN={}:{}\r\nDESCRIPTION:{}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
         let _ = truncate_chars(&text, rng.below(50));
     }
 }
+
+/// Found by fuzzing (`dentate-fuzz calendar`): a weekday with a non-ASCII letter made
+/// the rrule crate slice inside a character and panic.
+#[test]
+fn a_rule_with_non_ascii_weekdays_is_unreadable_not_a_panic() {
+    for rule in [
+        "FREQ=WEEKLY;BYDAY=ÔH",
+        "FREQ=WEEKLY;BYDAY=MO,ÆR",
+        "FREQ=DAILY;BYDAY=é",
+    ] {
+        let text = format!(
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nSUMMARY:Rehearsal\r\n\
+DTSTART:20250106T090000\r\nRRULE:{rule}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        );
+        let units = crate::testutil::convert_without_panic(&input(text.as_bytes()), rule)
+            .unwrap()
+            .units;
+        assert_eq!(units.len(), 1, "{rule}");
+        assert!(units[0].text.contains("Rehearsal"), "{rule}");
+    }
+}

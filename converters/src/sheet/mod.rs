@@ -100,10 +100,14 @@ impl RowGrouper {
             Some(_) => {
                 if self.rows.is_empty() && !self.units.is_empty() {
                     self.row_start = first;
+                    self.row_end = last;
                 }
+                // Rows may come out of order (a damaged database's b-tree, found by
+                // fuzzing): the range covers them all.
+                self.row_start = self.row_start.min(first);
+                self.row_end = self.row_end.max(last);
                 self.tokens += approx_tokens(&line);
                 self.rows.push(line);
-                self.row_end = last;
                 if self.rows.len() >= GROUP_ROWS || self.tokens >= GROUP_TOKENS {
                     self.flush();
                 }

@@ -430,3 +430,19 @@ fn workbook_cells_with_extreme_numbers_render() {
         }
     }
 }
+
+/// Found by fuzzing (`dentate-fuzz sqlite`): a damaged database returned rows out of
+/// rowid order and a unit's range came out reversed (548..10).
+#[test]
+fn rows_out_of_order_give_a_range_that_covers_them() {
+    let mut grouper = RowGrouper::new(None, Some("Track".into()));
+    let cells = |s: &str| vec![s.to_string(), "x".to_string()];
+    grouper.push(1, &cells("name"));
+    grouper.push(548, &cells("late"));
+    grouper.push(10, &cells("early"));
+    let units = grouper.finish();
+    assert_eq!(units.len(), 1);
+    let locator = &units[0].locator;
+    assert_eq!((locator.row_start, locator.row_end), (Some(1), Some(548)));
+    crate::testutil::check_conversion(&crate::Conversion::from_units(units), "rows");
+}

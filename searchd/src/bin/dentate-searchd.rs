@@ -83,6 +83,8 @@ struct Cli {
     clip: Option<PathBuf>,
     #[command(flatten)]
     backend: BackendArgs,
+    #[command(flatten)]
+    limits: searchd::limits::cli::LimitArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -222,6 +224,10 @@ fn main() -> anyhow::Result<()> {
     if let Some(command) = &cli.command {
         return key_command(command);
     }
+    let limits = cli
+        .limits
+        .limits()
+        .map_err(|problem| anyhow::anyhow!("{problem}"))?;
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("DENTATE_LOG")
@@ -305,6 +311,7 @@ fn main() -> anyhow::Result<()> {
         serve(
             profiles,
             access,
+            limits,
             cli.grpc_addr,
             cli.http_addr,
             |bound: Bound| {

@@ -174,6 +174,14 @@ impl Daemon {
     }
 }
 
+impl Daemon {
+    /// SIGKILLs the daemon (no clean shutdown).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Drop for Daemon {
     fn drop(&mut self) {
         let _ = self.child.kill();
