@@ -308,7 +308,7 @@ fn slow_clients_are_cut_off_and_late_work_is_answered_504() {
     // Headers that never end.
     let mut stream = TcpStream::connect(daemon.http).unwrap();
     stream
-        .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        .write_all(b"GET /health HTTP/1.1\r\nHost: localhost\r\n")
         .unwrap();
     let (_, took) = read_until_closed(&mut stream, Duration::from_secs(10));
     assert!(
@@ -318,7 +318,7 @@ fn slow_clients_are_cut_off_and_late_work_is_answered_504() {
     // A body that trickles.
     let mut stream = TcpStream::connect(daemon.http).unwrap();
     stream
-        .write_all(b"POST /retrieve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"query\"")
+        .write_all(b"POST /retrieve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"query\"")
         .unwrap();
     let (reply, took) = read_until_closed(&mut stream, Duration::from_secs(10));
     assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
