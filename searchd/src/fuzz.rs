@@ -224,15 +224,11 @@ fn route_of(target: &str) -> String {
 }
 
 /// Percent-encodes a profile-relative path for a URL, keeping `/`.
-pub fn url_encode_path(path: &str) -> String {
-    path.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
-                (b as char).to_string()
-            }
-            other => format!("%{other:02X}"),
-        })
-        .collect()
+fn url_encode_path(path: &str) -> String {
+    path.split('/')
+        .map(crate::hippocamp::url_encode)
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 const HTTP_SEEDS: &[&str] = &[

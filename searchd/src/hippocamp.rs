@@ -602,7 +602,8 @@ fn content_type_of(path: &Path) -> &'static str {
     }
 }
 
-fn url_encode(text: &str) -> String {
+/// Percent-encodes everything but RFC 3986's unreserved characters.
+pub(crate) fn url_encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
