@@ -224,7 +224,7 @@ fn route_of(target: &str) -> String {
 }
 
 /// Percent-encodes a profile-relative path for a URL, keeping `/`.
-fn url_encode_path(path: &str) -> String {
+pub fn url_encode_path(path: &str) -> String {
     path.split('/')
         .map(crate::hippocamp::url_encode)
         .collect::<Vec<_>>()
