@@ -3,6 +3,7 @@
 //! manifest of files and vectors ([`manifest`]), the index folder and its read side
 //! ([`store`]), the vector codec ([`vector`]) and the write side ([`writer`]).
 
+pub mod activity;
 pub mod api;
 pub mod embedded;
 pub mod embedded_search;
@@ -16,8 +17,9 @@ pub mod store;
 pub mod vector;
 pub mod writer;
 
+pub use activity::{ActivityEvent, ActivityKind, ActivityQuery, ActivitySource};
 pub use error::IndexError;
-pub use manifest::{FileRecord, FileStatus, Manifest};
+pub use manifest::{Change, FileRecord, FileStatus, Manifest};
 pub use path::UnitPath;
 pub use stage::StageState;
 pub use store::{IndexHandle, IndexLayout, StoredUnit};

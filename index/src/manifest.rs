@@ -242,6 +242,16 @@ pub struct Manifest {
     pub(crate) connection: Connection,
 }
 
+/// One transaction's worth of manifest changes ([`Manifest::apply_change`]).
+#[derive(Clone, Copy, Default)]
+pub struct Change<'a> {
+    pub upserts: &'a [FileRecord],
+    pub deletions: &'a [String],
+    /// `(old file id, new file id)`: vectors that follow a renamed file.
+    pub vector_moves: &'a [(String, String)],
+    pub events: &'a [crate::activity::ActivityEvent],
+}
+
 const COLUMNS: &str = "path, file_id, parent_path, size, mtime_ns, hash, converter_version, \
      status, reason, error, file_type, modality, ext, unit_count, units_by_kind, title, \
      author, created, extra, embedded";
@@ -297,6 +307,9 @@ impl Manifest {
                  CREATE INDEX IF NOT EXISTS files_file_id ON files(file_id);
                  CREATE TABLE IF NOT EXISTS info (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
             )
+            .map_err(|e| IndexError::manifest(path, e))?;
+        connection
+            .execute_batch(crate::activity::SCHEMA)
             .map_err(|e| IndexError::manifest(path, e))?;
         Ok(Manifest { connection })
     }
@@ -400,7 +413,38 @@ impl Manifest {
         upserts: &[FileRecord],
         deletions: &[String],
     ) -> Result<(), IndexError> {
+        self.apply_change(&Change {
+            upserts,
+            deletions,
+            ..Change::default()
+        })
+    }
+
+    /// Applies upserts, deletions, vector moves (a file renamed with its content
+    /// unchanged keeps its vectors under its new id) and activity events in one
+    /// transaction.
+    pub fn apply_change(&mut self, change: &Change<'_>) -> Result<(), IndexError> {
+        let Change {
+            upserts,
+            deletions,
+            vector_moves,
+            events,
+        } = *change;
         let transaction = self.connection.transaction().map_err(IndexError::sql)?;
+        for (old, new) in vector_moves {
+            for table in ["vectors", "image_vectors"] {
+                transaction
+                    .execute(
+                        &format!(
+                            "UPDATE OR REPLACE {table} SET file_id = ?2, \
+                             unit_id = ?2 || substr(unit_id, length(?1) + 1) WHERE file_id = ?1"
+                        ),
+                        params![old, new],
+                    )
+                    .map_err(IndexError::sql)?;
+            }
+        }
+        crate::activity::append(&transaction, events)?;
         {
             let mut delete = transaction
                 .prepare("DELETE FROM files WHERE path = ?1")

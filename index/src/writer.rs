@@ -14,8 +14,9 @@ use converters::Unit;
 use tantivy::schema::Facet;
 use tantivy::{doc, Index, TantivyDocument, Term};
 
+use crate::activity::ActivityEvent;
 use crate::error::IndexError;
-use crate::manifest::{FileRecord, Manifest};
+use crate::manifest::{Change, FileRecord, Manifest};
 use crate::path::UnitPath;
 use crate::schema::{build_schema, register_analyzers, split_path_words, Fields, SCHEMA_VERSION};
 use crate::store::{IndexInfo, IndexLayout, FORMAT_NAME};
@@ -199,6 +200,12 @@ pub struct IndexWriter {
     pending: Vec<FileRecord>,
     /// Manifest rows to delete at the next commit.
     forgotten: Vec<String>,
+    /// Vectors to move to a renamed file's new id at the next commit.
+    vector_moves: Vec<(String, String)>,
+    /// Activity events to append at the next commit.
+    events: Vec<ActivityEvent>,
+    /// Reads the committed units of files being moved.
+    reader: Option<tantivy::IndexReader>,
 }
 
 impl IndexWriter {
@@ -228,6 +235,9 @@ impl IndexWriter {
             manifest,
             pending: Vec::new(),
             forgotten: Vec::new(),
+            vector_moves: Vec::new(),
+            events: Vec::new(),
+            reader: None,
         })
     }
 
@@ -276,9 +286,65 @@ impl IndexWriter {
         self.forgotten.push(path);
     }
 
+    /// Queues an activity event, written with the next commit's manifest rows.
+    pub fn record(&mut self, event: ActivityEvent) {
+        self.events.push(event);
+    }
+
+    /// Moves a committed file to another path without converting it again: its stored
+    /// units are written under `new` (a record of the new path, with the old record's
+    /// content fields), the old ones deleted, and its vectors follow it at the next
+    /// commit. Returns how many units moved.
+    pub fn move_file(
+        &mut self,
+        old: &FileRecord,
+        new: FileRecord,
+        file_mtime: DateTime<FixedOffset>,
+    ) -> Result<usize, IndexError> {
+        let reader = match &self.reader {
+            Some(reader) => {
+                reader.reload()?;
+                reader.clone()
+            }
+            None => {
+                let reader = self
+                    .index
+                    .reader_builder()
+                    .reload_policy(tantivy::ReloadPolicy::Manual)
+                    .try_into()?;
+                self.reader = Some(reader);
+                self.reader.clone().expect("just set")
+            }
+        };
+        let stored = crate::store::units_of_file(&reader.searcher(), &self.fields, &old.file_id)?;
+        self.delete_units(&old.file_id);
+        for unit in &stored {
+            let rebuilt = Unit {
+                kind: Some(unit.kind),
+                locator: unit.locator.clone(),
+                title: (!unit.title.is_empty()).then(|| unit.title.clone()),
+                text: unit.text.clone(),
+                content_time: DateTime::parse_from_rfc3339(&unit.content_time_text).ok(),
+                fields: unit.fields.clone(),
+            };
+            self.writer.add_document(unit_document(
+                &self.fields,
+                &new,
+                &rebuilt,
+                unit.ordinal,
+                file_mtime,
+            ))?;
+        }
+        self.vector_moves
+            .push((old.file_id.clone(), new.file_id.clone()));
+        self.forgotten.push(old.path.clone());
+        self.pending.push(new);
+        Ok(stored.len())
+    }
+
     /// Whether anything waits for a commit.
     pub fn is_dirty(&self) -> bool {
-        !self.pending.is_empty() || !self.forgotten.is_empty()
+        !self.pending.is_empty() || !self.forgotten.is_empty() || !self.events.is_empty()
     }
 
     /// Commits the lexical index, then the queued manifest rows. Does nothing when
@@ -288,9 +354,16 @@ impl IndexWriter {
             return Ok(());
         }
         self.writer.commit()?;
-        self.manifest.apply(&self.pending, &self.forgotten)?;
+        self.manifest.apply_change(&Change {
+            upserts: &self.pending,
+            deletions: &self.forgotten,
+            vector_moves: &self.vector_moves,
+            events: &self.events,
+        })?;
         self.pending.clear();
         self.forgotten.clear();
+        self.vector_moves.clear();
+        self.events.clear();
         Ok(())
     }
 
