@@ -833,6 +833,44 @@ mod tests {
     }
 
     #[test]
+    fn a_change_moves_vectors_to_the_renamed_files_id() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut manifest = Manifest::open(&dir.path().join("m.sqlite")).unwrap();
+        let (old, new) = (
+            crate::path::file_id_for("a.txt"),
+            crate::path::file_id_for("b.txt"),
+        );
+        manifest
+            .replace_file_vectors(
+                "a.txt",
+                &old,
+                "h",
+                &[(format!("{old}:0"), "t0".into(), vec![7; 8])],
+            )
+            .unwrap();
+        let event = crate::ActivityEvent::new(
+            crate::ActivityKind::Renamed,
+            crate::ActivitySource::Observed,
+            Some("b.txt"),
+            1,
+        );
+        manifest
+            .apply_change(&Change {
+                vector_moves: &[(old.clone(), new.clone())],
+                events: &[event],
+                ..Change::default()
+            })
+            .unwrap();
+        assert!(manifest.vectors_of_file(&old).unwrap().is_empty());
+        let moved = manifest.vectors_of_file(&new).unwrap();
+        assert_eq!(
+            moved.get(&format!("{new}:0")).map(|v| v.0.as_str()),
+            Some("t0")
+        );
+        assert_eq!(manifest.last_activity_seq().unwrap(), 1);
+    }
+
+    #[test]
     fn apply_inserts_updates_and_deletes_files_with_their_attachments() {
         let (_dir, mut manifest) = manifest();
         let mail = record("mail/a.eml", "h1", 2);

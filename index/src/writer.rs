@@ -6,7 +6,7 @@
 //! files written since the last commit. A file is only recorded (with its hash) once its
 //! units are durable, so the next run redoes whatever a crash interrupted.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use chrono::{DateTime, Datelike, FixedOffset, Timelike, Utc};
@@ -206,6 +206,8 @@ pub struct IndexWriter {
     events: Vec<ActivityEvent>,
     /// Reads the committed units of files being moved.
     reader: Option<tantivy::IndexReader>,
+    /// Events recorded through this writer, by kind.
+    recorded: BTreeMap<String, u64>,
 }
 
 impl IndexWriter {
@@ -238,6 +240,7 @@ impl IndexWriter {
             vector_moves: Vec::new(),
             events: Vec::new(),
             reader: None,
+            recorded: BTreeMap::new(),
         })
     }
 
@@ -288,7 +291,16 @@ impl IndexWriter {
 
     /// Queues an activity event, written with the next commit's manifest rows.
     pub fn record(&mut self, event: ActivityEvent) {
+        *self
+            .recorded
+            .entry(event.kind.as_str().to_string())
+            .or_default() += 1;
         self.events.push(event);
+    }
+
+    /// Events recorded through this writer so far, by kind.
+    pub fn recorded_activity(&self) -> &BTreeMap<String, u64> {
+        &self.recorded
     }
 
     /// Moves a committed file to another path without converting it again: its stored

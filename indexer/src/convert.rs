@@ -133,6 +133,12 @@ pub fn convert_file(
     })
 }
 
+/// The content hash a conversion of `file` records (`None`: unreadable).
+pub fn content_hash_of(file: &WalkedFile) -> Option<String> {
+    let (_, bytes) = read_file(file).ok()?;
+    Some(content_hash(&bytes, file.size))
+}
+
 /// BLAKE3 of the bytes read (the whole file, or the head of a media file plus its size).
 fn content_hash(bytes: &[u8], size: u64) -> String {
     let mut hasher = blake3::Hasher::new();

@@ -4,6 +4,7 @@
 //! the `index` crate's writer ([`pipeline`]), then computes text and CLIP vectors
 //! ([`vectors`], [`clip`]).
 
+pub mod changes;
 pub mod clip;
 pub mod convert;
 pub mod converted;

@@ -40,6 +40,8 @@ pub struct IndexOptions {
     /// A user-supplied CLIP-style model folder (see [`crate::clip`]): images get an
     /// image–text embedding.
     pub clip_dir: Option<PathBuf>,
+    /// The run is a pass of watch mode (its activity events say `watch`).
+    pub watching: bool,
 }
 
 impl IndexOptions {
@@ -62,6 +64,7 @@ impl IndexOptions {
             media_timeout: Duration::from_secs(600),
             asr: AsrModel::default(),
             clip_dir: None,
+            watching: false,
         }
     }
 }

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::changes::{self, EventSource};
 use crate::convert::{
     convert_file, convert_gold, converted_by_current, Converted, Converter, MAX_ATTACHMENT_DEPTH,
 };
@@ -108,15 +109,51 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
         }
     }
     // Top-level rows that left the profile (attachments go with their parents).
-    let removed: Vec<&FileRecord> = known
+    let mut removed: Vec<&FileRecord> = known
         .values()
         .filter(|r| r.parent_path.is_none() && !seen.contains(&r.path))
         .collect();
+    removed.sort_by(|a, b| a.path.cmp(&b.path));
+    // New paths with the content of a vanished one were renamed or moved: they move in
+    // the index instead of being converted again.
+    let source = EventSource {
+        first_run: known.is_empty(),
+        watch: options.watching,
+    };
+    let new_files: HashMap<&str, &WalkedFile> = to_convert
+        .iter()
+        .filter(|f| !known.contains_key(&f.rel_path))
+        .map(|f| (f.rel_path.as_str(), *f))
+        .collect();
+    let renames = {
+        let mut candidates: Vec<&WalkedFile> = new_files
+            .values()
+            .copied()
+            .filter(|f| gold.hash_of(&f.rel_path).is_none())
+            .collect();
+        candidates.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
+        changes::find_renames(
+            &removed,
+            &candidates,
+            |r| {
+                converted_by_current(r)
+                    && r.stages.gold_hash.is_none()
+                    && !stages.owed(r)
+                    && !stale_attachments.contains(&r.path)
+            },
+            crate::convert::content_hash_of,
+        )
+    };
+    let moved_from: HashSet<&str> = renames.iter().map(|(r, _)| r.path.as_str()).collect();
+    let moved_to: HashSet<&str> = renames.iter().map(|(_, f)| f.rel_path.as_str()).collect();
+    removed.retain(|r| !moved_from.contains(r.path.as_str()));
+    to_convert.retain(|f| !moved_to.contains(f.rel_path.as_str()));
     progress.planned(walked.files.len(), to_convert.len());
 
     // 2. Removals first (cheap), together with walk issues.
     if !removed.is_empty() || !issue_records.is_empty() {
         for record in &removed {
+            writer.record(changes::deleted(record, source));
             for path in subtree(&known, &record.path) {
                 if let Some(r) = known.get(&path) {
                     writer.delete_units(&r.file_id);
@@ -138,6 +175,17 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
         writer.commit()?;
         summary.removed = removed.len() as u64;
     }
+    for (old, new) in &renames {
+        for path in subtree(&known, &old.path) {
+            if let Some(r) = known.get(&path) {
+                let record = changes::moved_record(r, &old.path, &new.rel_path, new.mtime_ns);
+                writer.move_file(r, record, crate::convert::mtime_of(new.mtime_ns))?;
+            }
+        }
+        writer.record(changes::renamed(old, new, source));
+        summary.moved += 1;
+    }
+    writer.commit()?;
 
     // 3. Convert in batches; commit at intervals.
     let mut last_commit = Instant::now();
@@ -171,6 +219,20 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
         for converted in results {
             done += 1;
             let path = converted.record.path.clone();
+            match known.get(&path) {
+                None => {
+                    if let Some(file) = new_files.get(path.as_str()) {
+                        for event in changes::created(file, source) {
+                            writer.record(event);
+                        }
+                    }
+                }
+                Some(old) => {
+                    if let Some(event) = changes::modified(old, &converted.record, source) {
+                        writer.record(event);
+                    }
+                }
+            }
             // Content unchanged (only mtime moved): keep units, update the row.
             if converted.record.status == FileStatus::Indexed
                 && converted.units.is_empty()
@@ -199,6 +261,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     }
     writer.commit()?;
     progress.committed(done);
+    summary.activity = writer.recorded_activity().clone();
     let (index, fields, mut manifest) = writer.finish()?;
     // The conversion models (OCR, tagger, speech) are done: free them before the
     // vector phases load theirs, so the models take turns instead of adding up.
@@ -416,5 +479,118 @@ mod tests {
         edit(&index, "table.csv", |r| r.file_type = None);
         assert_eq!(rerun(&options), (1, 2));
         assert_eq!(rerun(&options), (0, 3));
+    }
+
+    /// `(kind, path, old path)` of the activity log, in order.
+    fn activity_of(index: &Path) -> Vec<(String, String, Option<String>)> {
+        let manifest = Manifest::open(&IndexLayout::new(index).manifest_path()).unwrap();
+        manifest
+            .activity(&index::ActivityQuery::default())
+            .unwrap()
+            .into_iter()
+            .map(|e| {
+                (
+                    e.kind.as_str().to_string(),
+                    e.path.unwrap_or_default(),
+                    e.old_path,
+                )
+            })
+            .collect()
+    }
+
+    fn units_at(index: &Path, path: &str) -> Vec<String> {
+        let handle = index::IndexHandle::open(index).unwrap();
+        handle
+            .units_of_file(&file_id_for(path))
+            .unwrap()
+            .into_iter()
+            .map(|u| u.text)
+            .collect()
+    }
+
+    #[test]
+    fn changes_between_runs_are_recorded_and_renames_move_without_converting() {
+        let dir = tempfile::tempdir().unwrap();
+        let (profile, index) = (dir.path().join("profile"), dir.path().join("index"));
+        std::fs::create_dir_all(profile.join("Archive")).unwrap();
+        std::fs::write(profile.join("budget.txt"), "Budget for the Tacoma trip.\n").unwrap();
+        std::fs::write(
+            profile.join("notes.txt"),
+            "Minutes of the Monday meeting.\n",
+        )
+        .unwrap();
+        std::fs::write(profile.join("mail.eml"), MAIL).unwrap();
+        std::fs::write(profile.join("old.txt"), "Remove me.\n").unwrap();
+        let options = options(&profile, &index);
+        run(&options, &NoProgress).unwrap();
+        let first = activity_of(&index);
+        let created: Vec<&str> = first
+            .iter()
+            .filter(|(kind, ..)| kind == "created")
+            .map(|(_, path, _)| path.as_str())
+            .collect();
+        assert_eq!(created.len(), 4, "{first:?}");
+
+        // A rename in place, a move with an attachment, an edit, a deletion.
+        std::fs::rename(profile.join("budget.txt"), profile.join("budget_2025.txt")).unwrap();
+        std::fs::rename(
+            profile.join("mail.eml"),
+            profile.join("Archive/minutes.eml"),
+        )
+        .unwrap();
+        std::fs::write(
+            profile.join("notes.txt"),
+            "Minutes of the Monday meeting, revised.\n",
+        )
+        .unwrap();
+        std::fs::remove_file(profile.join("old.txt")).unwrap();
+        let summary = run(&options, &NoProgress).unwrap();
+        assert_eq!(
+            (summary.moved, summary.converted, summary.removed),
+            (2, 1, 1),
+            "{summary:?}"
+        );
+        let later: Vec<_> = activity_of(&index).split_off(first.len());
+        let expected = [
+            ("deleted", "old.txt", None),
+            ("renamed", "budget_2025.txt", Some("budget.txt")),
+            ("moved", "Archive/minutes.eml", Some("mail.eml")),
+            ("modified", "notes.txt", None),
+        ];
+        let later: Vec<(&str, &str, Option<&str>)> = later
+            .iter()
+            .map(|(k, p, o)| (k.as_str(), p.as_str(), o.as_deref()))
+            .collect();
+        let mut sorted = later.clone();
+        sorted.sort_by_key(|(kind, ..)| expected.iter().position(|e| e.0 == *kind));
+        assert_eq!(sorted, expected);
+
+        // The moved files are searchable under their new paths, attachment included,
+        // and gone under the old ones.
+        assert_eq!(
+            units_at(&index, "budget_2025.txt"),
+            ["Budget for the Tacoma trip."]
+        );
+        assert!(units_at(&index, "budget.txt").is_empty());
+        let attachment = "Archive/minutes.eml#attachment/notes.txt";
+        assert!(units_at(&index, attachment)[0].contains("Tuesday meeting"));
+        assert!(units_at(&index, "mail.eml#attachment/notes.txt").is_empty());
+        let manifest = Manifest::open(&IndexLayout::new(&index).manifest_path()).unwrap();
+        assert!(manifest.get("mail.eml").unwrap().is_none());
+        assert_eq!(
+            manifest
+                .get(attachment)
+                .unwrap()
+                .unwrap()
+                .parent_path
+                .as_deref(),
+            Some("Archive/minutes.eml")
+        );
+        drop(manifest);
+
+        // Nothing more happened: nothing more is recorded.
+        let count = activity_of(&index).len();
+        assert_eq!(rerun(&options), (0, 3));
+        assert_eq!(activity_of(&index).len(), count);
     }
 }

@@ -85,6 +85,13 @@ pub struct RunSummary {
     pub touched: u64,
     /// Files removed from the index because they left the profile.
     pub removed: u64,
+    /// Files renamed or moved with their content unchanged (moved in the index, not
+    /// converted again).
+    #[serde(default)]
+    pub moved: u64,
+    /// Activity events recorded in this run, by kind.
+    #[serde(default)]
+    pub activity: BTreeMap<String, u64>,
     pub seconds: f64,
     pub embedding: EmbeddingSummary,
     /// Gold import (`--gold`): matched / unmatched / invalid Gold files.
