@@ -22,6 +22,7 @@ pub mod summary;
 pub mod tags;
 pub mod vectors;
 pub mod walk;
+pub mod watch;
 
 // The index format lives in the `index` crate; these paths stay for the indexer's own
 // modules.

@@ -1,6 +1,8 @@
 //! What an indexing run is asked to do, and how it reports progress.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::media::AsrModel;
@@ -42,6 +44,9 @@ pub struct IndexOptions {
     pub clip_dir: Option<PathBuf>,
     /// The run is a pass of watch mode (its activity events say `watch`).
     pub watching: bool,
+    /// When set, the run stops at its next batch boundary (committing what is done and
+    /// leaving the rest, and the vector phases, to the next run).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl IndexOptions {
@@ -65,7 +70,15 @@ impl IndexOptions {
             asr: AsrModel::default(),
             clip_dir: None,
             watching: false,
+            stop: None,
         }
+    }
+
+    /// Whether the run was asked to stop.
+    pub fn stop_requested(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 

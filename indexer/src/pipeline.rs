@@ -191,6 +191,10 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     let mut last_commit = Instant::now();
     let mut done = 0usize;
     for batch in to_convert.chunks(options.batch_files.max(1)) {
+        if options.stop_requested() {
+            summary.interrupted = true;
+            break;
+        }
         let results: Vec<Converted> = pool.install(|| {
             batch
                 .par_iter()
@@ -270,15 +274,19 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     drop(stages);
 
     // 4. Text and CLIP vectors catch up behind the lexical index (resumable per file).
-    VectorPhases::new(options).run(
-        &mut PhaseContext {
-            index: &index,
-            fields: &fields,
-            manifest: &mut manifest,
-            progress,
-        },
-        &mut summary,
-    )?;
+    if options.stop_requested() {
+        summary.interrupted = true;
+    } else {
+        VectorPhases::new(options).run(
+            &mut PhaseContext {
+                index: &index,
+                fields: &fields,
+                manifest: &mut manifest,
+                progress,
+            },
+            &mut summary,
+        )?;
+    }
 
     // 5. Summary over the whole manifest.
     let totals = manifest.totals()?;

@@ -89,6 +89,9 @@ pub struct RunSummary {
     /// converted again).
     #[serde(default)]
     pub moved: u64,
+    /// The run was stopped before it was complete (the next run goes on).
+    #[serde(default)]
+    pub interrupted: bool,
     /// Activity events recorded in this run, by kind.
     #[serde(default)]
     pub activity: BTreeMap<String, u64>,

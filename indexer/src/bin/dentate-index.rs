@@ -9,8 +9,11 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Parser;
 use dentate_qdrant::cli::{Backend, BackendArgs};
+use indexer::watch::{Pass, Trigger, WatchOptions};
 use indexer::{IndexOptions, Progress, RunSummary, StageStatus};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Index a home folder ("profile") into atomic units for Dentate search.
 ///
@@ -74,6 +77,15 @@ struct Cli {
     /// invalid Gold files are reported in the summary, never fatal.
     #[arg(long, value_name = "GOLD_DIR")]
     gold: Option<PathBuf>,
+    /// After the initial run, keep following the profile: each burst of file-system
+    /// changes is indexed within seconds (only what changed is converted; renames move).
+    /// One summary line per pass (`--json`: one JSON object per line). Stops cleanly on
+    /// SIGINT/SIGTERM (a second SIGINT exits at once; the index stays consistent).
+    #[arg(long)]
+    watch: bool,
+    /// Watch mode: a burst of changes ends after this many milliseconds without events.
+    #[arg(long, default_value_t = 300, value_name = "MS")]
+    debounce_ms: u64,
     #[command(flatten)]
     backend: BackendArgs,
 }
@@ -147,6 +159,9 @@ fn main() -> anyhow::Result<()> {
     }
 
     options.gold_dir = cli.gold.clone();
+    if cli.watch {
+        return watch(&cli, &options);
+    }
 
     let bar = progress_bar();
     bar.enable_steady_tick(Duration::from_millis(200));
@@ -189,6 +204,76 @@ fn main() -> anyhow::Result<()> {
     if summary.files.failed > 0 {
         // The run completed, but some files could not be indexed (listed above).
         std::process::exit(EXIT_SOME_FILES_FAILED);
+    }
+    Ok(())
+}
+
+/// `--watch`: passes until SIGINT/SIGTERM.
+fn watch(cli: &Cli, options: &IndexOptions) -> anyhow::Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // A second signal while stopping exits at once.
+        signal_hook::flag::register_conditional_shutdown(signal, 130, stop.clone())?;
+        signal_hook::flag::register(signal, stop.clone())?;
+    }
+    let timing = WatchOptions {
+        debounce: Duration::from_millis(cli.debounce_ms.max(1)),
+        ..WatchOptions::default()
+    };
+    if !cli.json {
+        eprintln!(
+            "watching {} (index {}); stop with Ctrl-C",
+            cli.profile.display(),
+            cli.index.display()
+        );
+    }
+    let mut on_pass = |pass: &Pass| match &pass.result {
+        Err(error) => eprintln!("pass failed ({:?}): {error:#}; retrying", pass.trigger),
+        Ok(summary) => {
+            let synced = match cli.backend.backend {
+                Backend::Embedded => None,
+                Backend::Qdrant => match sync_to_qdrant(cli) {
+                    Ok(synced) => Some(synced),
+                    Err(error) => {
+                        eprintln!("{error:#}");
+                        None
+                    }
+                },
+            };
+            if cli.json {
+                let mut value = serde_json::to_value(summary).unwrap_or_default();
+                if let Some(object) = value.as_object_mut() {
+                    object.insert("trigger".into(), format!("{:?}", pass.trigger).into());
+                    object.insert(
+                        "latency_ms".into(),
+                        (pass.latency.as_secs_f64() * 1000.0).into(),
+                    );
+                    if let Some(synced) = synced {
+                        object.insert("qdrant".into(), synced);
+                    }
+                }
+                println!("{value}");
+            } else if pass.trigger == Trigger::Start {
+                print_summary(summary);
+            } else {
+                println!(
+                    "{} {:?}: {} converted, {} moved, {} removed, {} unchanged; events {:?} ({:.2} s after the first change)",
+                    chrono::Local::now().format("%H:%M:%S"),
+                    pass.trigger,
+                    summary.converted,
+                    summary.moved,
+                    summary.removed,
+                    summary.unchanged,
+                    summary.activity,
+                    pass.latency.as_secs_f64()
+                );
+            }
+        }
+    };
+    indexer::watch::watch(options, &timing, &indexer::NoProgress, &stop, &mut on_pass)
+        .with_context(|| format!("cannot watch {}", cli.profile.display()))?;
+    if !cli.json {
+        eprintln!("stopped; the index is consistent");
     }
     Ok(())
 }
@@ -251,9 +336,26 @@ fn print_summary(summary: &RunSummary) {
         summary.seconds
     );
     println!(
-        "this run: {} converted, {} unchanged, {} touched (same content), {} removed",
-        summary.converted, summary.unchanged, summary.touched, summary.removed
+        "this run: {} converted, {} unchanged, {} touched (same content), {} moved, {} removed{}",
+        summary.converted,
+        summary.unchanged,
+        summary.touched,
+        summary.moved,
+        summary.removed,
+        if summary.interrupted {
+            " (interrupted)"
+        } else {
+            ""
+        }
     );
+    if !summary.activity.is_empty() {
+        let events: Vec<String> = summary
+            .activity
+            .iter()
+            .map(|(kind, n)| format!("{n} {kind}"))
+            .collect();
+        println!("activity: {}", events.join(", "));
+    }
     let embedding = &summary.embedding;
     match embedding.status {
         StageStatus::Done => println!(

@@ -1,0 +1,256 @@
+//! Watch mode: the initial incremental run, then one more incremental pass after each
+//! burst of file-system events (`notify`: inotify, FSEvents, ReadDirectoryChangesW).
+//!
+//! Events only say *that* something changed; every pass walks the profile and diffs it
+//! against the manifest as a batch run does ([`crate::pipeline::run`]), so only what
+//! changed is converted, a rename with unchanged content is a move, and nothing depends
+//! on events arriving complete or in order. A queue overflow (or a watcher error)
+//! therefore needs nothing special: it triggers a pass like any other event.
+//!
+//! Bursts are debounced: a pass starts once no event came for `debounce`, or `max_delay`
+//! after the first event of a burst at the latest (an editor's save-rename dance is one
+//! pass; a large copy is a few). Between bursts the loop blocks on the event channel
+//! (idle CPU ≈ 0). A stop request (SIGINT/SIGTERM in the binary) ends the current pass
+//! at its next batch boundary, with everything done so far committed.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use notify::{Event, EventKind, RecursiveMode, Watcher};
+
+use crate::error::IndexError;
+use crate::options::{IndexOptions, Progress};
+use crate::summary::RunSummary;
+
+/// How often a blocked wait looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(200);
+
+/// Watch-mode timing.
+#[derive(Debug, Clone)]
+pub struct WatchOptions {
+    /// A burst ends after this long without events.
+    pub debounce: Duration,
+    /// A pass starts at the latest this long after the first event of a burst.
+    pub max_delay: Duration,
+    /// Wait this long before retrying a pass that failed (the profile folder gone, the
+    /// index locked by another writer).
+    pub retry_delay: Duration,
+}
+
+impl Default for WatchOptions {
+    fn default() -> WatchOptions {
+        WatchOptions {
+            debounce: Duration::from_millis(300),
+            max_delay: Duration::from_secs(2),
+            retry_delay: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Why a pass ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trigger {
+    /// The initial incremental run.
+    Start,
+    /// A burst of this many relevant events.
+    Events(usize),
+    /// The watcher lost events (queue overflow) or reported an error.
+    Rescan(String),
+    /// A failed pass is tried again.
+    Retry,
+}
+
+/// One finished (or failed) pass.
+#[derive(Debug)]
+pub struct Pass {
+    pub trigger: Trigger,
+    pub result: Result<RunSummary, IndexError>,
+    /// From the first event of the burst to the end of the pass.
+    pub latency: Duration,
+}
+
+/// Watches `options.profile` until `stop` is set, calling `on_pass` after each pass.
+/// Fails only when the watcher cannot be started.
+pub fn watch(
+    options: &IndexOptions,
+    timing: &WatchOptions,
+    progress: &dyn Progress,
+    stop: &Arc<AtomicBool>,
+    on_pass: &mut dyn FnMut(&Pass),
+) -> Result<(), IndexError> {
+    let profile = options
+        .profile
+        .canonicalize()
+        .map_err(|source| IndexError::Profile {
+            path: options.profile.clone(),
+            source,
+        })?;
+    let (sender, events) = std::sync::mpsc::channel();
+    // Watch before the initial run: nothing that changes during it is missed.
+    let mut watcher = notify::recommended_watcher(sender)
+        .and_then(|mut w| w.watch(&profile, RecursiveMode::Recursive).map(|_| w))
+        .map_err(|e| IndexError::io(&profile, std::io::Error::other(e.to_string())))?;
+    let result = watch_events(options, timing, progress, stop, &events, on_pass);
+    let _ = watcher.unwatch(&profile);
+    result
+}
+
+/// The loop of [`watch`], fed by any event channel (tests send their own events).
+pub fn watch_events(
+    options: &IndexOptions,
+    timing: &WatchOptions,
+    progress: &dyn Progress,
+    stop: &Arc<AtomicBool>,
+    events: &Receiver<notify::Result<Event>>,
+    on_pass: &mut dyn FnMut(&Pass),
+) -> Result<(), IndexError> {
+    let filter = EventFilter::new(options);
+    let mut initial = options.clone();
+    initial.stop = Some(stop.clone());
+    let mut pass_options = initial.clone();
+    pass_options.watching = true;
+
+    let mut trigger = Trigger::Start;
+    let mut burst_start = Instant::now();
+    let mut first = true;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let result = crate::pipeline::run(if first { &initial } else { &pass_options }, progress);
+        first = false;
+        let failed = result.is_err();
+        on_pass(&Pass {
+            trigger: trigger.clone(),
+            result,
+            latency: burst_start.elapsed(),
+        });
+        if failed {
+            // Events during the wait are folded into the retry.
+            if wait_or_stop(timing.retry_delay, stop) {
+                return Ok(());
+            }
+            while events.try_recv().is_ok() {}
+            trigger = Trigger::Retry;
+            burst_start = Instant::now();
+            continue;
+        }
+        match next_burst(events, &filter, timing, stop) {
+            None => return Ok(()),
+            Some((next, started)) => {
+                trigger = next;
+                burst_start = started;
+            }
+        }
+    }
+}
+
+/// Blocks until a burst of relevant events is over; `None` when asked to stop or when
+/// the watcher is gone.
+fn next_burst(
+    events: &Receiver<notify::Result<Event>>,
+    filter: &EventFilter,
+    timing: &WatchOptions,
+    stop: &AtomicBool,
+) -> Option<(Trigger, Instant)> {
+    let mut count = 0usize;
+    let mut rescan: Option<String> = None;
+    let mut started: Option<Instant> = None;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let wait = match started {
+            None => STOP_POLL,
+            Some(start) => {
+                let left = timing.max_delay.saturating_sub(start.elapsed());
+                if left.is_zero() {
+                    break;
+                }
+                timing.debounce.min(left)
+            }
+        };
+        match events.recv_timeout(wait) {
+            Ok(Ok(event)) => {
+                if event.need_rescan() {
+                    rescan = Some("the event queue overflowed".to_string());
+                } else if !filter.relevant(&event) {
+                    continue;
+                } else {
+                    count += 1;
+                }
+                started.get_or_insert_with(Instant::now);
+            }
+            Ok(Err(error)) => {
+                rescan = Some(format!("watcher error: {error}"));
+                started.get_or_insert_with(Instant::now);
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if started.is_some() {
+                    break;
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => return None,
+        }
+    }
+    let trigger = match rescan {
+        Some(reason) => Trigger::Rescan(reason),
+        None => Trigger::Events(count),
+    };
+    Some((trigger, started.unwrap_or_else(Instant::now)))
+}
+
+/// Sleeps `delay` unless a stop comes first; `true` when stopping.
+fn wait_or_stop(delay: Duration, stop: &AtomicBool) -> bool {
+    let until = Instant::now() + delay;
+    while Instant::now() < until {
+        if stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        std::thread::sleep(STOP_POLL.min(until.saturating_duration_since(Instant::now())));
+    }
+    stop.load(Ordering::Relaxed)
+}
+
+/// Which events can change the index: not accesses, not the index folder's own writes
+/// (when it lies inside the profile), not hidden files and folders (never indexed).
+struct EventFilter {
+    profile: PathBuf,
+    index_dir: Option<PathBuf>,
+}
+
+impl EventFilter {
+    fn new(options: &IndexOptions) -> EventFilter {
+        EventFilter {
+            profile: options
+                .profile
+                .canonicalize()
+                .unwrap_or_else(|_| options.profile.clone()),
+            index_dir: options.index_dir.canonicalize().ok(),
+        }
+    }
+
+    fn relevant(&self, event: &Event) -> bool {
+        if matches!(event.kind, EventKind::Access(_)) {
+            return false;
+        }
+        event.paths.is_empty() || event.paths.iter().any(|p| self.relevant_path(p))
+    }
+
+    fn relevant_path(&self, path: &Path) -> bool {
+        if let Some(index) = &self.index_dir {
+            if path.starts_with(index) {
+                return false;
+            }
+        }
+        match path.strip_prefix(&self.profile) {
+            Ok(rel) => !rel
+                .components()
+                .any(|c| c.as_os_str().to_string_lossy().starts_with('.')),
+            Err(_) => false,
+        }
+    }
+}
