@@ -163,7 +163,7 @@ impl SearchBackend for EmbeddedBackend {
     fn snapshot(&self) -> Result<Box<dyn SearchSnapshot + '_>, StoreError> {
         Ok(Box::new(EmbeddedSnapshot {
             backend: self,
-            searcher: self.handle.reader.searcher(),
+            searcher: self.handle.searcher(),
         }))
     }
 

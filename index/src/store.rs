@@ -15,6 +15,9 @@ use tantivy::query::TermQuery;
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument, Term};
 
+use std::sync::Mutex;
+use std::time::{Duration, Instant, SystemTime};
+
 use crate::error::IndexError;
 use crate::manifest::Manifest;
 use crate::schema::{register_analyzers, Fields, SCHEMA_VERSION};
@@ -127,14 +130,20 @@ impl StoredUnit {
 }
 
 /// An index opened for searching. Cheap to share behind an `Arc`; the reader follows
-/// the indexer's commits by itself.
+/// the indexer's commits by itself (tantivy polls every 500 ms), and
+/// [`IndexHandle::searcher`] sooner.
 pub struct IndexHandle {
     pub layout: IndexLayout,
     pub info: IndexInfo,
     pub index: Index,
     pub reader: IndexReader,
     pub fields: Fields,
+    /// When commits were last looked for, and the commit file's time then.
+    commits_seen: Mutex<(Instant, Option<SystemTime>)>,
 }
+
+/// [`IndexHandle::searcher`] looks for a new commit at most this often.
+const COMMIT_CHECK: Duration = Duration::from_millis(20);
 
 impl IndexHandle {
     /// Opens an index folder written by `dentate-index`. Nothing is written to the
@@ -164,7 +173,29 @@ impl IndexHandle {
             index,
             reader,
             fields,
+            commits_seen: Mutex::new((Instant::now(), None)),
         })
+    }
+
+    /// A searcher of the latest commit: at most every 20 ms, a changed commit file
+    /// (`meta.json`, one `stat`) reloads the reader at once instead of at tantivy's next
+    /// poll, so a file saved in watch mode is searchable sooner. Under contention the
+    /// check is skipped, never waited for.
+    pub fn searcher(&self) -> tantivy::Searcher {
+        if let Ok(mut seen) = self.commits_seen.try_lock() {
+            if seen.0.elapsed() >= COMMIT_CHECK {
+                seen.0 = Instant::now();
+                let committed = std::fs::metadata(self.layout.lexical_dir().join("meta.json"))
+                    .and_then(|m| m.modified())
+                    .ok();
+                if committed != seen.1 {
+                    seen.1 = committed;
+                    // On failure tantivy's own poll tries again.
+                    let _ = self.reader.reload();
+                }
+            }
+        }
+        self.reader.searcher()
     }
 
     /// Opens the manifest (one connection per caller; SQLite connections are not `Sync`).
@@ -174,7 +205,7 @@ impl IndexHandle {
 
     /// All units of one file in order.
     pub fn units_of_file(&self, file_id: &str) -> Result<Vec<StoredUnit>, IndexError> {
-        units_of_file(&self.reader.searcher(), &self.fields, file_id)
+        units_of_file(&self.searcher(), &self.fields, file_id)
     }
 }
 

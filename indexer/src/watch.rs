@@ -254,3 +254,138 @@ impl EventFilter {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use notify::event::{CreateKind, Flag};
+
+    use super::*;
+    use crate::options::NoProgress;
+
+    fn options(profile: &Path, index: &Path) -> IndexOptions {
+        IndexOptions {
+            threads: 1,
+            embed: false,
+            ocr: false,
+            media: false,
+            models_dir: index.join("no-models"),
+            ..IndexOptions::new(profile, index)
+        }
+    }
+
+    fn timing() -> WatchOptions {
+        WatchOptions {
+            debounce: Duration::from_millis(20),
+            max_delay: Duration::from_millis(200),
+            retry_delay: Duration::from_millis(50),
+        }
+    }
+
+    /// Runs the loop on `events` in a thread; the passes come back on a channel.
+    fn run_loop(
+        options: IndexOptions,
+        events: Receiver<notify::Result<Event>>,
+        stop: Arc<AtomicBool>,
+    ) -> (
+        Receiver<(Trigger, Option<RunSummary>)>,
+        std::thread::JoinHandle<()>,
+    ) {
+        let (sender, passes) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            watch_events(
+                &options,
+                &timing(),
+                &NoProgress,
+                &stop,
+                &events,
+                &mut |pass| {
+                    let _ = sender.send((pass.trigger.clone(), pass.result.as_ref().ok().cloned()));
+                },
+            )
+            .unwrap();
+        });
+        (passes, thread)
+    }
+
+    #[test]
+    fn an_overflow_rescans_and_finds_every_change_it_was_not_told_about() {
+        let dir = tempfile::tempdir().unwrap();
+        let (profile, index) = (dir.path().join("p"), dir.path().join("i"));
+        std::fs::create_dir(&profile).unwrap();
+        std::fs::write(profile.join("a.txt"), "alpha\n").unwrap();
+        let (sender, events) = std::sync::mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (passes, thread) = run_loop(options(&profile, &index), events, stop.clone());
+        let wait = || passes.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert_eq!(wait().0, Trigger::Start);
+
+        // Changes whose events were lost: only the overflow marker arrives.
+        std::fs::write(profile.join("b.txt"), "beta\n").unwrap();
+        std::fs::remove_file(profile.join("a.txt")).unwrap();
+        sender
+            .send(Ok(Event::new(EventKind::Other).set_flag(Flag::Rescan)))
+            .unwrap();
+        let (trigger, summary) = wait();
+        assert!(matches!(trigger, Trigger::Rescan(_)), "{trigger:?}");
+        let summary = summary.unwrap();
+        assert_eq!((summary.converted, summary.removed), (1, 1));
+
+        // Events about hidden files and accesses are no reason for a pass; a real one is.
+        let hidden = profile.join(".b.txt.swp");
+        sender
+            .send(Ok(
+                Event::new(EventKind::Create(CreateKind::File)).add_path(hidden)
+            ))
+            .unwrap();
+        sender
+            .send(Ok(Event::new(EventKind::Access(
+                notify::event::AccessKind::Any,
+            ))
+            .add_path(profile.join("b.txt"))))
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(
+            passes.try_recv().is_err(),
+            "a pass ran for irrelevant events"
+        );
+        std::fs::write(profile.join("c.txt"), "gamma\n").unwrap();
+        for _ in 0..3 {
+            sender
+                .send(Ok(
+                    Event::new(EventKind::Create(CreateKind::File)).add_path(profile.join("c.txt"))
+                ))
+                .unwrap();
+        }
+        let (trigger, summary) = wait();
+        assert_eq!(trigger, Trigger::Events(3));
+        assert_eq!(summary.unwrap().converted, 1);
+
+        stop.store(true, Ordering::Relaxed);
+        thread.join().unwrap();
+    }
+
+    #[test]
+    fn a_failed_pass_is_retried_and_a_stop_ends_the_loop() {
+        let dir = tempfile::tempdir().unwrap();
+        let (profile, index) = (dir.path().join("p"), dir.path().join("i"));
+        std::fs::create_dir(&profile).unwrap();
+        // The index folder is held by another writer: passes fail until it lets go.
+        let other = crate::store::IndexLayout::new(&index);
+        let held =
+            index::IndexWriter::open(&other, &profile.canonicalize().unwrap(), 1, 15_000_000)
+                .unwrap();
+        let (_sender, events) = std::sync::mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (passes, thread) = run_loop(options(&profile, &index), events, stop.clone());
+        let wait = || passes.recv_timeout(Duration::from_secs(30)).unwrap();
+        let (trigger, summary) = wait();
+        assert_eq!(trigger, Trigger::Start);
+        assert!(summary.is_none());
+        drop(held);
+        let (trigger, summary) = wait();
+        assert_eq!(trigger, Trigger::Retry);
+        assert!(summary.is_some());
+        stop.store(true, Ordering::Relaxed);
+        thread.join().unwrap();
+    }
+}

@@ -23,3 +23,4 @@ mod qdrant;
 mod realworld;
 mod safety;
 mod sample;
+mod watch;
