@@ -74,6 +74,19 @@ impl IndexOptions {
         }
     }
 
+    /// Lexical only, one thread: no models, no OCR, no media analysis (for tests).
+    #[cfg(test)]
+    pub(crate) fn lexical_only(profile: &std::path::Path, index: &std::path::Path) -> IndexOptions {
+        IndexOptions {
+            threads: 1,
+            embed: false,
+            ocr: false,
+            media: false,
+            models_dir: index.join("no-models"),
+            ..IndexOptions::new(profile, index)
+        }
+    }
+
     /// Whether the run was asked to stop.
     pub fn stop_requested(&self) -> bool {
         self.stop

@@ -412,16 +412,8 @@ mod tests {
         Content-Disposition: attachment; filename=\"notes.txt\"\r\n\r\n\
         Minutes of the Tuesday meeting.\r\n--b--\r\n";
 
-    /// Lexical only: no models, no OCR, no media analysis.
     fn options(profile: &Path, index: &Path) -> IndexOptions {
-        IndexOptions {
-            threads: 1,
-            embed: false,
-            ocr: false,
-            media: false,
-            models_dir: index.join("no-models"),
-            ..IndexOptions::new(profile, index)
-        }
+        IndexOptions::lexical_only(profile, index)
     }
 
     /// Rewrites one manifest row with `change`.

@@ -263,14 +263,7 @@ mod tests {
     use crate::options::NoProgress;
 
     fn options(profile: &Path, index: &Path) -> IndexOptions {
-        IndexOptions {
-            threads: 1,
-            embed: false,
-            ocr: false,
-            media: false,
-            models_dir: index.join("no-models"),
-            ..IndexOptions::new(profile, index)
-        }
+        IndexOptions::lexical_only(profile, index)
     }
 
     fn timing() -> WatchOptions {
