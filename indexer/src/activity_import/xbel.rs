@@ -163,26 +163,27 @@ fn time_of(
     errors: &mut Vec<String>,
 ) -> Option<i64> {
     let text = text?;
-    let ms = parse(text);
-    if ms.is_none() {
-        errors.push(format!("bookmark {href}: {what} {text:?} is not a time"));
+    match parse(text) {
+        // GLib writes the epoch for "never".
+        Some(ms) => (ms > 0).then_some(ms),
+        None => {
+            errors.push(format!("bookmark {href}: {what} {text:?} is not a time"));
+            None
+        }
     }
-    ms
 }
 
 /// Milliseconds of a time in seconds since the epoch (older GLib's `timestamp`).
 fn parse_seconds(text: &str) -> Option<i64> {
     let seconds: i64 = text.trim().parse().ok()?;
-    (seconds > 0).then(|| seconds.checked_mul(1000)).flatten()
+    seconds.checked_mul(1000)
 }
 
-/// Milliseconds of an RFC 3339 time; `None` for garbage and for GLib's "never" (the
-/// epoch or earlier).
+/// Milliseconds of an RFC 3339 time.
 fn parse_time(text: &str) -> Option<i64> {
-    let ms = chrono::DateTime::parse_from_rfc3339(text.trim())
-        .ok()?
-        .timestamp_millis();
-    (ms > 0).then_some(ms)
+    chrono::DateTime::parse_from_rfc3339(text.trim())
+        .ok()
+        .map(|time| time.timestamp_millis())
 }
 
 /// The local path of a `file://` URI (percent-decoded), `None` for any other URI.

@@ -74,6 +74,12 @@ struct Cli {
     /// invalid Gold files are reported in the summary, never fatal.
     #[arg(long, value_name = "GOLD_DIR")]
     gold: Option<PathBuf>,
+    /// A FileGram behavioural trace (`events.json`: a JSON array of events) to add to the
+    /// index's activity log after the run; repeatable. Paths are mapped onto the profile;
+    /// unknown event types are kept, malformed events reported; re-importing adds nothing.
+    /// The profile's `.local/share/recently-used.xbel` is imported on every run.
+    #[arg(long, value_name = "EVENTS_JSON")]
+    import_trace: Vec<PathBuf>,
     #[command(flatten)]
     backend: BackendArgs,
 }
@@ -158,6 +164,8 @@ fn main() -> anyhow::Result<()> {
         )
     })?;
     bar.finish_and_clear();
+    let imports = indexer::activity_import::import_activity(&cli.index, &cli.import_trace)
+        .context("importing activity into the index failed")?;
     let synced = match cli.backend.backend {
         Backend::Embedded => None,
         Backend::Qdrant => Some(sync_to_qdrant(&cli)?),
@@ -168,9 +176,16 @@ fn main() -> anyhow::Result<()> {
         if let (Some(synced), Some(object)) = (&synced, value.as_object_mut()) {
             object.insert("qdrant".to_string(), synced.clone());
         }
+        if let Some(object) = value.as_object_mut() {
+            object.insert("imports".to_string(), serde_json::to_value(&imports)?);
+        }
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         print_summary(&summary);
+        imports
+            .iter()
+            .flat_map(|r| r.lines())
+            .for_each(|l| println!("{l}"));
         if let Some(synced) = &synced {
             println!(
                 "qdrant {} collection {:?} profile {:?}: {} files, {} written, {} unchanged, {} removed; {} unit points ({:.2} s)",
