@@ -134,7 +134,7 @@ impl SourceReport {
             line.push_str(&format!(", unknown types kept: {}", types.join(", ")));
         }
         for (count, what) in [
-            (self.unmapped, "with paths outside the profile's files"),
+            (self.unmapped, "with unmapped paths (kept as written)"),
             (self.outside, "outside the profile (skipped)"),
             (self.errors, "malformed (skipped)"),
         ] {

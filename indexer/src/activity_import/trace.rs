@@ -163,8 +163,8 @@ struct Checked {
     path: Option<(&'static str, String)>,
     old_path: Option<(&'static str, String)>,
     fields: Map<String, Value>,
-    /// Hash of the event's JSON (its identity when it has no `event_id`).
-    content_hash: String,
+    /// Hash of the event's JSON: its identity when it has no `event_id`.
+    content_hash: Option<String>,
 }
 
 /// Reads a trace's events (`array`: the parsed file) into activity events, mapping paths
@@ -219,13 +219,19 @@ type Rejection = (Option<String>, String);
 
 /// Checks one element of the array; on failure the event's id (when readable) and why.
 fn check(value: Value) -> Result<Checked, Rejection> {
-    let content_hash = blake3::hash(value.to_string().as_bytes()).to_hex()[..32].to_string();
+    let content_hash = value
+        .get("event_id")
+        .is_none_or(Value::is_null)
+        .then(|| blake3::hash(value.to_string().as_bytes()).to_hex()[..32].to_string());
     let Value::Object(mut fields) = value else {
         return Err((None, format!("not a JSON object but {}", type_name(&value))));
     };
     let event_id = match fields.remove("event_id") {
         None | Some(Value::Null) => None,
-        Some(Value::String(id)) if !id.is_empty() => Some(id),
+        Some(Value::String(id)) if id.trim().is_empty() => {
+            return Err((None, "event_id is empty".into()));
+        }
+        Some(Value::String(id)) => Some(id),
         Some(Value::Number(id)) => Some(id.to_string()),
         Some(other) => {
             return Err((
@@ -416,7 +422,8 @@ fn to_activity(event: Checked, mapper: &PathMapper, observed_ms: i64) -> Activit
         .flatten();
     let identity = event
         .event_id
-        .unwrap_or_else(|| format!("sha:{}", event.content_hash));
+        .or_else(|| Some(format!("sha:{}", event.content_hash?)))
+        .unwrap_or_default();
     ActivityEvent {
         seq: 0,
         time_ms: event.time_ms,
@@ -514,6 +521,7 @@ mod tests {
              "file_path": "a", "lines_added": "three"},
             {"event_id": "x6", "event_type": "file_read", "timestamp": -1, "file_path": "a"},
             {"event_id": ["x"], "event_type": "file_read", "timestamp": 5, "file_path": "a"},
+            {"event_id": " ", "event_type": "file_read", "timestamp": 5, "file_path": "a"},
             {"event_id": "ok", "event_type": "tool_call", "timestamp": 7, "tool_name": "grep"},
             {"event_type": "file_read", "timestamp": 8, "file_path": "Docs/plan.md"},
         ]));
@@ -529,9 +537,10 @@ mod tests {
                 "events[5] (event_id \"x5\"): lines_added must be an integer, not a string",
                 "events[6] (event_id \"x6\"): timestamp -1 is out of range",
                 "events[7]: event_id must be a string, not an array",
+                "events[8]: event_id is empty",
             ]
         );
-        assert_eq!(trace.read, 10);
+        assert_eq!(trace.read, 11);
         assert_eq!(trace.events.len(), 2);
         assert_eq!(
             trace.unknown_types,
