@@ -2,8 +2,10 @@
 //! with the `converters` crate ([`convert`]), enriches them ([`stages`]: OCR, page OCR,
 //! speech and screen text, with the shared models of [`models`]), writes them through
 //! the `index` crate's writer ([`pipeline`]), then computes text and CLIP vectors
-//! ([`vectors`], [`clip`]).
+//! ([`vectors`], [`clip`]). After a run, [`activity_import`] adds past activity (FileGram
+//! traces, `recently-used.xbel`) to the index's activity log.
 
+pub mod activity_import;
 pub mod changes;
 pub mod clip;
 pub mod convert;

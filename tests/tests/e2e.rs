@@ -6,6 +6,7 @@
 
 mod harness;
 
+mod activity_import;
 mod broken;
 mod browser;
 mod clip;

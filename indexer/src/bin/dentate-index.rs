@@ -86,6 +86,12 @@ struct Cli {
     /// Watch mode: a burst of changes ends after this many milliseconds without events.
     #[arg(long, default_value_t = 300, value_name = "MS")]
     debounce_ms: u64,
+    /// A FileGram behavioural trace (`events.json`: a JSON array of events) to add to the
+    /// index's activity log after the run; repeatable. Paths are mapped onto the profile;
+    /// unknown event types are kept, malformed events reported; re-importing adds nothing.
+    /// The profile's `.local/share/recently-used.xbel` is imported on every run.
+    #[arg(long, value_name = "EVENTS_JSON")]
+    import_trace: Vec<PathBuf>,
     #[command(flatten)]
     backend: BackendArgs,
 }
@@ -173,6 +179,8 @@ fn main() -> anyhow::Result<()> {
         )
     })?;
     bar.finish_and_clear();
+    let imports = indexer::activity_import::import_activity(&cli.index, &cli.import_trace)
+        .context("importing activity into the index failed")?;
     let synced = match cli.backend.backend {
         Backend::Embedded => None,
         Backend::Qdrant => Some(sync_to_qdrant(&cli)?),
@@ -183,9 +191,16 @@ fn main() -> anyhow::Result<()> {
         if let (Some(synced), Some(object)) = (&synced, value.as_object_mut()) {
             object.insert("qdrant".to_string(), synced.clone());
         }
+        if let Some(object) = value.as_object_mut() {
+            object.insert("imports".to_string(), serde_json::to_value(&imports)?);
+        }
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         print_summary(&summary);
+        imports
+            .iter()
+            .flat_map(|r| r.lines())
+            .for_each(|l| println!("{l}"));
         if let Some(synced) = &synced {
             println!(
                 "qdrant {} collection {:?} profile {:?}: {} files, {} written, {} unchanged, {} removed; {} unit points ({:.2} s)",
@@ -230,6 +245,17 @@ fn watch(cli: &Cli, options: &IndexOptions) -> anyhow::Result<()> {
     let mut on_pass = |pass: &Pass| match &pass.result {
         Err(error) => eprintln!("pass failed ({:?}): {error:#}; retrying", pass.trigger),
         Ok(summary) => {
+            // Traces once, after the initial run; recently-used.xbel after every pass.
+            let traces: &[PathBuf] = if pass.trigger == Trigger::Start {
+                &cli.import_trace
+            } else {
+                &[]
+            };
+            let imports = indexer::activity_import::import_activity(&cli.index, traces)
+                .unwrap_or_else(|error| {
+                    eprintln!("importing activity failed: {error:#}");
+                    Vec::new()
+                });
             let synced = match cli.backend.backend {
                 Backend::Embedded => None,
                 Backend::Qdrant => match sync_to_qdrant(cli) {
@@ -251,10 +277,18 @@ fn watch(cli: &Cli, options: &IndexOptions) -> anyhow::Result<()> {
                     if let Some(synced) = synced {
                         object.insert("qdrant".into(), synced);
                     }
+                    object.insert(
+                        "imports".into(),
+                        serde_json::to_value(&imports).unwrap_or_default(),
+                    );
                 }
                 println!("{value}");
             } else if pass.trigger == Trigger::Start {
                 print_summary(summary);
+                imports
+                    .iter()
+                    .flat_map(|r| r.lines())
+                    .for_each(|l| println!("{l}"));
             } else {
                 println!(
                     "{} {:?}: {} converted, {} moved, {} removed, {} unchanged; events {:?} ({:.2} s after the first change)",
