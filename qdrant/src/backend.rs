@@ -5,7 +5,7 @@
 //! so it is called from plain threads or `spawn_blocking` threads, never from async
 //! code directly.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -41,6 +41,9 @@ pub struct QdrantBackend {
     remote: Remote,
     /// The named dense vectors last read, and when (image vectors appear with a sync).
     layout: Mutex<Option<(Instant, DenseVectors)>>,
+    /// Points per named vector, and when they were counted (asked on every CLIP query;
+    /// counted again after [`LAYOUT_TTL`]).
+    counts: Mutex<HashMap<String, (Instant, usize)>>,
     /// `Some` until dropped (shut down in the background, so dropping is safe anywhere).
     runtime: Option<tokio::runtime::Runtime>,
     profile_root: String,
@@ -71,6 +74,7 @@ impl QdrantBackend {
         let mut backend = QdrantBackend {
             remote,
             layout: Mutex::new(None),
+            counts: Mutex::new(HashMap::new()),
             runtime: Some(runtime),
             profile_root: String::new(),
         };
@@ -323,27 +327,33 @@ impl SearchBackend for QdrantBackend {
     }
 
     fn vector_count(&self, space: VectorSpace<'_>) -> Result<usize, StoreError> {
-        match space {
-            VectorSpace::Text => {
-                let mut must = filter::of_type(self.profile(), payload::UNIT);
-                must.push(Condition::has_vector(TEXT_VECTOR));
-                Ok(
-                    self.block_on(self.count(Filter::must(must), "counting text vectors"))?
-                        as usize,
-                )
-            }
-            VectorSpace::Image { model } => {
-                let Some(name) = self.image_vector(model)? else {
-                    return Ok(0);
-                };
-                let mut must = filter::of_type(self.profile(), payload::UNIT);
-                must.push(Condition::has_vector(name));
-                Ok(
-                    self.block_on(self.count(Filter::must(must), "counting image vectors"))?
-                        as usize,
-                )
+        let name = match space {
+            VectorSpace::Text => TEXT_VECTOR.to_string(),
+            VectorSpace::Image { model } => match self.image_vector(model)? {
+                Some(name) => name,
+                None => return Ok(0),
+            },
+        };
+        if let Some((at, count)) = self
+            .counts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&name)
+        {
+            if at.elapsed() < LAYOUT_TTL {
+                return Ok(*count);
             }
         }
+        let mut must = filter::of_type(self.profile(), payload::UNIT);
+        must.push(Condition::has_vector(name.clone()));
+        let count = self
+            .block_on(self.count(Filter::must(must), &format!("counting {name} vectors")))?
+            as usize;
+        self.counts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(name, (Instant::now(), count));
+        Ok(count)
     }
 
     fn stats(&self) -> Result<BackendStats, StoreError> {
