@@ -215,6 +215,30 @@ impl ActivityEvent {
     }
 }
 
+impl ActivityEvent {
+    /// Whether the event's paths are profile-relative paths (a trace can carry foreign
+    /// paths it could not map, marked `detail.unmapped`): only such events are served.
+    pub fn in_profile(&self) -> bool {
+        let relative = |path: &Option<String>| {
+            path.as_deref().is_none_or(|p| {
+                !p.is_empty()
+                    && !p.starts_with('/')
+                    && !is_drive_path(p)
+                    && p.split('/').all(|c| !c.is_empty() && c != "." && c != "..")
+            })
+        };
+        self.detail.get("unmapped") != Some(&serde_json::Value::Bool(true))
+            && relative(&self.path)
+            && relative(&self.old_path)
+    }
+}
+
+/// `C:…`: a Windows path.
+fn is_drive_path(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':'
+}
+
 /// Milliseconds since the Unix epoch, now.
 pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
@@ -521,6 +545,31 @@ mod tests {
             .unwrap();
         assert_eq!(counts.len(), 2);
         assert_eq!(manifest.last_activity_seq().unwrap(), all[3].seq);
+    }
+
+    #[test]
+    fn only_profile_relative_events_are_in_the_profile() {
+        let mut ok = event(ActivityKind::Moved, "Docs/a b.txt", 1);
+        ok.old_path = Some("Old/a.txt".into());
+        assert!(ok.in_profile());
+        assert!(
+            ActivityEvent::new(ActivityKind::Searched, ActivitySource::Trace, None, 1).in_profile()
+        );
+        for bad in [
+            "/home/x/a.txt",
+            "../a.txt",
+            "a/../../b",
+            "C:\\x",
+            "",
+            "a//b",
+        ] {
+            assert!(!event(ActivityKind::Read, bad, 1).in_profile(), "{bad}");
+        }
+        let mut unmapped = event(ActivityKind::Read, "todo.txt", 1);
+        unmapped
+            .detail
+            .insert("unmapped".into(), serde_json::json!(true));
+        assert!(!unmapped.in_profile());
     }
 
     #[test]
