@@ -25,6 +25,9 @@ use crate::error::IndexError;
 use crate::options::{IndexOptions, Progress};
 use crate::summary::RunSummary;
 
+/// Passes after the initial run commit at least this often.
+const PASS_COMMIT_INTERVAL: Duration = Duration::from_secs(2);
+
 /// How often a blocked wait looks at the stop flag.
 const STOP_POLL: Duration = Duration::from_millis(200);
 
@@ -112,6 +115,9 @@ pub fn watch_events(
     initial.stop = Some(stop.clone());
     let mut pass_options = initial.clone();
     pass_options.watching = true;
+    // A large copy's pass commits in small steps: each batch is searchable within
+    // seconds of the burst.
+    pass_options.commit_interval = pass_options.commit_interval.min(PASS_COMMIT_INTERVAL);
 
     let mut trigger = Trigger::Start;
     let mut burst_start = Instant::now();
