@@ -167,3 +167,40 @@ fn sigkill_during_embedding_then_rerun_gives_the_vectors_of_a_clean_run() {
         assert!(diff < 1e-4, "{unit_a}: vectors differ by {diff}");
     }
 }
+
+#[test]
+fn a_renamed_file_keeps_its_vectors_and_is_not_embedded_again() {
+    let profile = tempfile::tempdir().unwrap();
+    let index_dir = tempfile::tempdir().unwrap();
+    let root = profile.path();
+    write(root, "Notes/afternoon.md", "The puppy chased the tennis ball around the garden until it collapsed, happy and exhausted.\n");
+    write(
+        root,
+        "Notes/baking.md",
+        "Whisk the eggs with sugar, fold in flour and bake at 180 degrees.\n",
+    );
+    let first = index(root, index_dir.path());
+    assert_eq!(first["embedding"]["units_embedded"], 2, "{first}");
+
+    std::fs::create_dir_all(root.join("Archive")).unwrap();
+    std::fs::rename(
+        root.join("Notes/afternoon.md"),
+        root.join("Archive/dog-day.md"),
+    )
+    .unwrap();
+    let second = index(root, index_dir.path());
+    assert_eq!(
+        (&second["moved"], &second["converted"]),
+        (&serde_json::json!(1), &serde_json::json!(0)),
+        "{second}"
+    );
+    assert_eq!(second["embedding"]["units_embedded"], 0, "{second}");
+    assert_eq!(second["embedding"]["coverage"], 1.0, "{second}");
+    assert_eq!(second["activity"]["moved"], 1, "{second}");
+
+    let daemon = Daemon::start(index_dir.path());
+    assert_eq!(
+        retrieve(&daemon, "dog playing fetch outdoors", "dense")[0],
+        "Archive/dog-day.md"
+    );
+}
