@@ -6,6 +6,7 @@
 
 mod harness;
 
+mod activity;
 mod broken;
 mod browser;
 mod clip;
