@@ -6,7 +6,6 @@
 
 mod harness;
 
-mod activity;
 mod broken;
 mod browser;
 mod clip;
@@ -21,6 +20,7 @@ mod ocr;
 mod planner;
 mod profiles;
 mod qdrant;
+mod query_activity;
 mod realworld;
 mod safety;
 mod sample;
