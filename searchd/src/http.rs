@@ -102,7 +102,8 @@ struct RetrieveBody {
     time_end: Option<i64>,
     /// `rrf` (default) or `weighted`.
     fusion: Option<String>,
-    /// Planner priors to switch off: "time", "whose", "folders", "people", "all".
+    /// Planner priors to switch off: "time", "whose", "folders", "people",
+    /// "weekday_sense", "activity", "all".
     #[serde(default)]
     disable_planner: Vec<String>,
     reference_time: Option<i64>,
