@@ -181,6 +181,13 @@ impl SearchBackend for EmbeddedBackend {
             units,
         })
     }
+
+    fn activity(
+        &self,
+        query: &crate::activity::ActivityQuery,
+    ) -> Result<Vec<crate::activity::ActivityEvent>, StoreError> {
+        Ok(self.handle.manifest()?.activity(query)?)
+    }
 }
 
 /// One tantivy searcher: what one request sees.

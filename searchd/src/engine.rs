@@ -12,6 +12,7 @@ use index::{FileRecord, IndexHandle, StoredUnit};
 use serde::Serialize;
 use tantivy::snippet::SnippetGenerator;
 
+use crate::activity::rank::ActivitySummary;
 use crate::dense::Dense;
 
 use crate::error::SearchError;
@@ -49,6 +50,9 @@ pub struct SearchOutcome {
     pub total_units: u64,
     pub took_ms: f64,
     pub notes: Vec<String>,
+    /// The activity log's part (an explicit filter, or a question about doing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activity: Option<ActivitySummary>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -56,6 +60,8 @@ pub struct RetrieveOutcome {
     pub units: Vec<UnitHit>,
     pub took_ms: f64,
     pub notes: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activity: Option<ActivitySummary>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -253,6 +259,14 @@ impl Engine {
         if self.backend.name() != "embedded" {
             notes.push(format!("backend: {}", self.backend.name()));
         }
+        if plan.activity_excludes_all() {
+            notes.push("activity: no indexed file has matching events; no results".to_string());
+            return Ok(Ranked {
+                hits: Vec::new(),
+                total: 0,
+                notes,
+            });
+        }
 
         // Lexical candidates.
         let mut lexical_hits: Vec<(UnitKey, f32)> = Vec::new();
@@ -264,6 +278,11 @@ impl Engine {
                     let found = snapshot.lexical(lexical, &plan.filter, limit.max(FUSION_DEPTH))?;
                     lexical_hits = found.hits;
                     total = found.total;
+                    let added =
+                        self.add_activity_candidates(snapshot, plan, &mut lexical_hits, true)?;
+                    if added > 0 {
+                        notes.push(format!("activity: {added} units of files with matching events added to the lexical candidates"));
+                    }
                 }
                 None => {
                     notes.push("no query terms: newest units matching the filters".to_string());
@@ -303,7 +322,8 @@ impl Engine {
         }
 
         // Dense candidates, filtered before scoring, stale vectors dropped.
-        let dense_hits = self.dense_candidates(snapshot, plan, limit.max(FUSION_DEPTH))?;
+        let mut dense_hits = self.dense_candidates(snapshot, plan, limit.max(FUSION_DEPTH))?;
+        self.add_activity_candidates(snapshot, plan, &mut dense_hits, false)?;
         let image_hits = self.image_candidates(snapshot, plan, limit.max(FUSION_DEPTH))?;
         if total == 0 {
             total = (dense_hits.len() + image_hits.len()) as u64;
@@ -409,6 +429,9 @@ impl Engine {
             if let Some(factors) = factors {
                 signals.insert("prior.time".to_string(), f64::from(factors.time));
                 signals.insert("prior.whose".to_string(), f64::from(factors.whose));
+                if factors.activity != 1.0 {
+                    signals.insert("prior.activity".to_string(), f64::from(factors.activity));
+                }
             }
             signals.insert("score".to_string(), f64::from(score));
         }
@@ -525,6 +548,7 @@ impl Engine {
             total_units: total,
             took_ms: started.elapsed().as_secs_f64() * 1000.0,
             notes: if params.explain { notes } else { Vec::new() },
+            activity: plan.activity.as_ref().map(|a| a.summary()),
         })
     }
 
@@ -621,6 +645,7 @@ impl Engine {
             units,
             took_ms: started.elapsed().as_secs_f64() * 1000.0,
             notes: if params.explain { notes } else { Vec::new() },
+            activity: plan.activity.as_ref().map(|a| a.summary()),
         })
     }
 }

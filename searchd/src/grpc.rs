@@ -76,6 +76,7 @@ fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
             autocut: request.autocut,
             min_score: request.min_score,
         },
+        activity: crate::activity::wire::filter_of(request.activity),
     })
 }
 
@@ -188,6 +189,7 @@ impl Dentate for DentateService {
             total_units: outcome.total_units,
             took_ms: outcome.took_ms,
             explain: notes_explain(outcome.notes),
+            activity: crate::activity::wire::summary_of(outcome.activity.as_ref()),
         }))
     }
 
@@ -201,6 +203,7 @@ impl Dentate for DentateService {
             units: outcome.units.iter().map(|u| unit_hit_of(u, true)).collect(),
             took_ms: outcome.took_ms,
             explain: notes_explain(outcome.notes),
+            activity: crate::activity::wire::summary_of(outcome.activity.as_ref()),
         }))
     }
 
@@ -278,33 +281,47 @@ impl Dentate for DentateService {
             query: request.query,
             reference_time: request.reference_time,
             max_units: request.max_units as usize,
+            activity: request.activity.unwrap_or(true),
+            activity_kinds: request.activity_kinds,
         };
         let outcome = self.blocking(move |e| e.timeline(params)).await?;
-        let file_of = |f: &crate::timeline::TimelineFile| pb::TimelineFile {
-            path: f.path.clone(),
-            title: f.title.clone(),
-            units: f.units as u32,
-            first_unit_id: f.first.unit_id.clone(),
-            kind: f.first.kind.clone(),
-            locator: Some(locator_of(&f.first.locator)),
-            snippet: f.first.snippet.clone(),
-            content_time: f.first.content_time.clone(),
+        let file_of = |f: &crate::timeline::TimelineFile| {
+            let first = f.first.as_ref();
+            let text = |get: fn(&crate::timeline::TimelineUnit) -> &String| {
+                first.map(get).cloned().unwrap_or_default()
+            };
+            pb::TimelineFile {
+                path: f.path.clone(),
+                title: f.title.clone(),
+                units: f.units as u32,
+                first_unit_id: text(|u| &u.unit_id),
+                kind: text(|u| &u.kind),
+                locator: first.map(|u| locator_of(&u.locator)),
+                snippet: text(|u| &u.snippet),
+                content_time: text(|u| &u.content_time),
+                activity: f.activity.clone(),
+            }
         };
         Ok(Response::new(pb::TimelineResponse {
             days: outcome
                 .days
                 .iter()
-                .map(|d| pb::TimelineDay {
-                    date: d.date.clone(),
-                    units: d.units as u32,
-                    folders: d
-                        .folders
-                        .iter()
-                        .map(|f| pb::TimelineFolder {
-                            folder: f.folder.clone(),
-                            files: f.files.iter().map(file_of).collect(),
-                        })
-                        .collect(),
+                .map(|d| {
+                    let (activity, activity_counts) = crate::activity::wire::day_activity(d);
+                    pb::TimelineDay {
+                        date: d.date.clone(),
+                        units: d.units as u32,
+                        folders: d
+                            .folders
+                            .iter()
+                            .map(|f| pb::TimelineFolder {
+                                folder: f.folder.clone(),
+                                files: f.files.iter().map(file_of).collect(),
+                            })
+                            .collect(),
+                        activity,
+                        activity_counts,
+                    }
                 })
                 .collect(),
             range: outcome.range,
@@ -313,6 +330,7 @@ impl Dentate for DentateService {
             truncated: outcome.truncated,
             took_ms: outcome.took_ms,
             explain: notes_explain(outcome.notes),
+            activity_events: outcome.activity_events,
         }))
     }
 

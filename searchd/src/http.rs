@@ -11,8 +11,12 @@
 //! - `POST /api/search`: grouped search (files with their best units), like the gRPC
 //!   `Search`.
 //! - `POST /api/timeline`: `{"start", "end"}` (Unix seconds) or `{"when": "last week"}`,
-//!   optional `"query"`, `"reference_time"`, `"max_units"`: files and units in the range
-//!   grouped by day and folder, like the gRPC `Timeline`.
+//!   optional `"query"`, `"reference_time"`, `"max_units"`, `"activity"` (false: leave
+//!   the activity log out), `"activity_kinds"`: files and units in the range grouped by
+//!   day and folder, with each day's activity events, like the gRPC `Timeline`.
+//! - `"activity": {"kinds", "start", "end", "when"}` in `/retrieve`, `/search` and
+//!   `/api/search` keeps the files with matching activity-log events (the reply's
+//!   `"activity"` summarises them, with the files that are gone from the index).
 //! - `"context": N` in `/retrieve`, `/search` and `/api/search` adds the N neighbouring
 //!   units on each side of every hit (metadata `"context": true`).
 //! - `GET /health`, `GET /api/stats`.
@@ -98,7 +102,8 @@ struct RetrieveBody {
     time_end: Option<i64>,
     /// `rrf` (default) or `weighted`.
     fusion: Option<String>,
-    /// Planner priors to switch off: "time", "whose", "folders", "people", "all".
+    /// Planner priors to switch off: "time", "whose", "folders", "people",
+    /// "weekday_sense", "activity", "all".
     #[serde(default)]
     disable_planner: Vec<String>,
     reference_time: Option<i64>,
@@ -110,6 +115,8 @@ struct RetrieveBody {
     /// Cut the files after the first large score break (`true`) or the N-th (`N`).
     autocut: Option<crate::cutoff::AutocutOption>,
     min_score: Option<f32>,
+    /// Only files with matching activity-log events: `{"kinds", "start", "end", "when"}`.
+    activity: Option<crate::activity::ActivityFilter>,
 }
 
 impl RetrieveBody {
@@ -181,6 +188,7 @@ impl RetrieveBody {
                 autocut: self.autocut.map_or(0, |a| a.jumps()),
                 min_score: self.min_score,
             },
+            activity: self.activity.clone(),
         })
     }
 }
@@ -291,6 +299,9 @@ async fn retrieve(
     if !first.notes.is_empty() {
         reply["explain"] = json!(first.notes);
     }
+    if let Some(activity) = &first.activity {
+        reply["activity"] = json!(activity);
+    }
     if request.queries.is_some() {
         let with_scores = request.return_scores.unwrap_or(true);
         reply["result"] = json!(outcomes
@@ -331,13 +342,17 @@ async fn grouped_search(
             })
         })
         .collect();
-    Ok(Json(json!({
+    let mut reply = json!({
         "files": files,
         "query": queries[0],
         "total_units": outcome.total_units,
         "took_ms": outcome.took_ms,
         "explain": outcome.notes,
-    })))
+    });
+    if let Some(activity) = &outcome.activity {
+        reply["activity"] = json!(activity);
+    }
+    Ok(Json(reply))
 }
 
 #[derive(Debug, Deserialize)]
@@ -351,6 +366,10 @@ struct TimelineBody {
     reference_time: Option<i64>,
     #[serde(default)]
     max_units: usize,
+    /// Include the activity log's events (default true).
+    activity: Option<bool>,
+    #[serde(default)]
+    activity_kinds: Vec<String>,
 }
 
 async fn timeline(
@@ -371,6 +390,8 @@ async fn timeline(
         query: request.query,
         reference_time: request.reference_time,
         max_units: request.max_units,
+        activity: request.activity.unwrap_or(true),
+        activity_kinds: request.activity_kinds,
     };
     let outcome = run_blocking(&engine, move |e| e.timeline(params)).await?;
     let mut reply = serde_json::to_value(&outcome).unwrap_or_default();

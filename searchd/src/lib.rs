@@ -4,6 +4,7 @@
 //! HippoCamp's retriever server, its WebUI file API and Search-R1, plus a web page for
 //! people at `/` ([`page`]).
 
+pub mod activity;
 pub mod auth;
 pub mod clip;
 pub mod cutoff;

@@ -32,12 +32,25 @@ pub struct QueryPlan {
     pub retrieval_notes: Vec<String>,
     /// The decisions about the priors (time, whose), for `explain` when priors apply.
     pub prior_notes: Vec<String>,
+    /// The activity log's say: an explicit filter or a question about doing with
+    /// matching events (`None`: neither, and nothing is different).
+    pub activity: Option<crate::activity::rank::ActivityPlan>,
 }
 
 impl QueryPlan {
     /// Whether the priors change any score.
     pub fn has_priors(&self) -> bool {
-        !self.time.is_empty() || self.time.recurring || self.first_person
+        !self.time.is_empty()
+            || self.time.recurring
+            || self.first_person
+            || self.activity.as_ref().is_some_and(|a| !a.explicit)
+    }
+
+    /// An explicit activity filter that no indexed file passes: nothing to rank.
+    pub fn activity_excludes_all(&self) -> bool {
+        self.activity
+            .as_ref()
+            .is_some_and(|a| a.explicit && a.indexed().next().is_none())
     }
 }
 
@@ -75,8 +88,19 @@ impl Engine {
             }
         }
         let (time, first_person, prior_notes) = self.plan_priors(snapshot, &params)?;
+        let mut filter = params.unit_filter();
+        let activity = self.plan_activity(snapshot, &params, &mut retrieval_notes)?;
+        if let Some(activity) = activity.as_ref().filter(|a| a.explicit) {
+            // The files with matching events (already under the request's prefixes).
+            filter.path_prefixes = activity
+                .indexed()
+                .take(crate::activity::rank::MAX_FILTER_FILES)
+                .map(|f| f.path.clone())
+                .collect();
+        }
         Ok(QueryPlan {
-            filter: params.unit_filter(),
+            activity,
+            filter,
             params,
             mode,
             lexical,

@@ -25,6 +25,9 @@ pub struct PlannerSwitches {
     /// A weekday name that is the topic ("her Saturday shift") is not a time; off:
     /// every weekday name is.
     pub weekday_sense: bool,
+    /// Questions about doing ("which files did I edit yesterday") use the activity log
+    /// as a signal (`crate::activity`).
+    pub activity: bool,
 }
 
 impl Default for PlannerSwitches {
@@ -35,12 +38,20 @@ impl Default for PlannerSwitches {
             folders: true,
             people: true,
             weekday_sense: true,
+            activity: true,
         }
     }
 }
 
 impl PlannerSwitches {
-    pub const NAMES: [&'static str; 5] = ["time", "whose", "folders", "people", "weekday_sense"];
+    pub const NAMES: [&'static str; 6] = [
+        "time",
+        "whose",
+        "folders",
+        "people",
+        "weekday_sense",
+        "activity",
+    ];
 
     /// Switches a named prior off; `false` for an unknown name.
     pub fn disable(&mut self, name: &str) -> bool {
@@ -50,6 +61,7 @@ impl PlannerSwitches {
             "folders" => self.folders = false,
             "people" => self.people = false,
             "weekday_sense" => self.weekday_sense = false,
+            "activity" => self.activity = false,
             "all" => {
                 *self = PlannerSwitches {
                     time: false,
@@ -57,6 +69,7 @@ impl PlannerSwitches {
                     folders: false,
                     people: false,
                     weekday_sense: false,
+                    activity: false,
                 }
             }
             _ => return false,
@@ -195,11 +208,13 @@ pub struct UnitFacts<'a> {
 pub struct Factors {
     pub time: f32,
     pub whose: f32,
+    /// Matching events in the activity log (a question about doing; `crate::activity`).
+    pub activity: f32,
 }
 
 impl Factors {
     pub fn total(&self) -> f32 {
-        self.time * self.whose
+        self.time * self.whose * self.activity
     }
 }
 
@@ -291,7 +306,11 @@ pub fn factors(
     } else {
         1.0
     };
-    Factors { time, whose }
+    Factors {
+        time,
+        whose,
+        activity: 1.0,
+    }
 }
 
 /// Folder of a file path (attachments belong to their parent's folder).
@@ -428,6 +447,7 @@ mod tests {
                 folders: false,
                 people: false,
                 weekday_sense: false,
+                activity: false,
             }
         );
         let mut switches = PlannerSwitches::default();

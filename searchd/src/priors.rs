@@ -1,7 +1,8 @@
 //! The planner's priors applied to ranked units: the plan's time intent (dates, ranges,
 //! weekdays, hours, routines, relative to the profile's "now", see `crate::plan`) and
 //! ownership (first-person questions discount downloaded documents) multiply the best
-//! candidates' scores by the factors of `crate::planner`.
+//! candidates' scores by the factors of `crate::planner`; a question about doing
+//! multiplies the units of files with matching activity (`crate::activity::rank`).
 
 use index::api::SearchSnapshot;
 
@@ -53,7 +54,10 @@ impl Engine {
                 date_end: unit.fields.get("date_end").map(String::as_str),
                 recurring: unit.fields.contains_key("rrule"),
             };
-            let factors = factors(&facts, intent, first_person, switches);
+            let mut factors = factors(&facts, intent, first_person, switches);
+            if let Some(activity) = plan.activity.as_ref() {
+                factors.activity = activity.factor_for(&unit.path).unwrap_or(1.0);
+            }
             hit.score *= factors.total();
             hit.factors = Some(factors);
         }

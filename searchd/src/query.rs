@@ -71,6 +71,8 @@ pub struct SearchParams {
     pub explain: bool,
     /// Confident cut-off of the file ranking (`autocut`, `min_score`; off by default).
     pub cutoff: crate::cutoff::Cutoff,
+    /// Only files with matching activity-log events (`crate::activity`).
+    pub activity: Option<crate::activity::ActivityFilter>,
 }
 
 impl Default for SearchParams {
@@ -91,6 +93,7 @@ impl Default for SearchParams {
             context: 0,
             explain: false,
             cutoff: crate::cutoff::Cutoff::default(),
+            activity: None,
         }
     }
 }
@@ -103,7 +106,7 @@ pub const DEFAULT_UNITS_PER_FILE: usize = 3;
 pub const DEFAULT_LEXICAL_WEIGHT: f32 = 0.5;
 
 /// The planner priors a request switches off by name (`time`, `whose`, `folders`,
-/// `people`, `weekday_sense` or `all`), shared by every transport.
+/// `people`, `weekday_sense`, `activity` or `all`), shared by every transport.
 pub fn planner_switches(
     disabled: &[String],
 ) -> Result<crate::planner::PlannerSwitches, SearchError> {
@@ -111,7 +114,7 @@ pub fn planner_switches(
     for name in disabled {
         if !planner.disable(name) {
             return Err(SearchError::invalid(format!(
-                "unknown planner feature {name:?} (expected time, whose, folders, people, weekday_sense or all)"
+                "unknown planner feature {name:?} (expected time, whose, folders, people, weekday_sense, activity or all)"
             )));
         }
     }
@@ -212,6 +215,28 @@ impl SearchParams {
                 ));
             }
         }
+        if let Some(activity) = &self.activity {
+            crate::activity::parse_kinds(&activity.kinds)?;
+            if let (Some(start), Some(end)) = (activity.start, activity.end) {
+                if start >= end {
+                    return Err(SearchError::invalid(
+                        "activity range is empty (start >= end)",
+                    ));
+                }
+            }
+            if let Some(when) = &activity.when {
+                if activity.start.is_some() || activity.end.is_some() {
+                    return Err(SearchError::invalid(
+                        "activity: give either start/end or when, not both",
+                    ));
+                }
+                if when.chars().count() > MAX_QUERY_CHARS {
+                    return Err(SearchError::invalid(format!(
+                        "activity.when longer than {MAX_QUERY_CHARS} characters"
+                    )));
+                }
+            }
+        }
         for prefix in &self.path_prefixes {
             if prefix.split('/').any(|p| p == "..") {
                 return Err(SearchError::invalid(format!(
@@ -240,6 +265,7 @@ impl SearchParams {
             || !self.extensions.is_empty()
             || self.time_start.is_some()
             || self.time_end.is_some()
+            || self.activity.is_some()
     }
 }
 
@@ -392,6 +418,29 @@ mod tests {
                 fusion: Fusion::Weighted {
                     lexical_weight: 1.5,
                 },
+                ..params("x")
+            },
+            SearchParams {
+                activity: Some(crate::activity::ActivityFilter {
+                    kinds: vec!["teleported".into()],
+                    ..Default::default()
+                }),
+                ..params("x")
+            },
+            SearchParams {
+                activity: Some(crate::activity::ActivityFilter {
+                    start: Some(10),
+                    end: Some(5),
+                    ..Default::default()
+                }),
+                ..params("x")
+            },
+            SearchParams {
+                activity: Some(crate::activity::ActivityFilter {
+                    start: Some(10),
+                    when: Some("yesterday".into()),
+                    ..Default::default()
+                }),
                 ..params("x")
             },
         ];

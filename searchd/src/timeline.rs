@@ -1,12 +1,13 @@
 //! The timeline: units in a time range grouped by local day, then by folder, then by
-//! file (each file with its unit count and its first unit). The grouping is pure; the
-//! engine scans the index and fills in snippets.
+//! file (each file with its unit count and its first unit), and the activity log's
+//! events of each day (`crate::activity::timeline`). The grouping is pure; the engine
+//! scans the index and fills in snippets.
 
 use chrono::{DateTime, NaiveDateTime};
 use converters::Locator;
 use serde::Serialize;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
 use index::api::{Matches, TimeOrder, UnitFilter};
@@ -20,7 +21,7 @@ use crate::query::lexical_query;
 pub const MAX_TIMELINE_UNITS: usize = 5000;
 
 /// A timeline request, independent of the transport.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TimelineParams {
     /// Unix seconds, inclusive (open when `None`).
     pub start: Option<i64>,
@@ -34,6 +35,26 @@ pub struct TimelineParams {
     pub reference_time: Option<i64>,
     /// Units scanned at most (0: [`MAX_TIMELINE_UNITS`]).
     pub max_units: usize,
+    /// Include the activity log's events (default true).
+    pub activity: bool,
+    /// Only events of these kinds (names as in `crate::activity::parse_kinds`; empty:
+    /// all).
+    pub activity_kinds: Vec<String>,
+}
+
+impl Default for TimelineParams {
+    fn default() -> Self {
+        TimelineParams {
+            start: None,
+            end: None,
+            when: None,
+            query: String::new(),
+            reference_time: None,
+            max_units: 0,
+            activity: true,
+            activity_kinds: Vec::new(),
+        }
+    }
 }
 
 /// One unit in the range.
@@ -61,9 +82,13 @@ pub struct TimelineUnit {
 pub struct TimelineFile {
     pub path: String,
     pub title: String,
-    /// Units of the file in the range on this day.
+    /// Units of the file in the range on this day (0: only activity).
     pub units: usize,
-    pub first: TimelineUnit,
+    /// The file's first unit that day (`None`: only activity).
+    pub first: Option<TimelineUnit>,
+    /// Kinds of the file's activity events that day, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub activity: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -78,6 +103,10 @@ pub struct TimelineDay {
     pub date: String,
     pub units: usize,
     pub folders: Vec<TimelineFolder>,
+    /// The activity log's events that day (UTC date), oldest first.
+    pub activity: Vec<crate::activity::ActivityEntry>,
+    /// Those events per kind.
+    pub activity_counts: BTreeMap<String, u64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -89,6 +118,8 @@ pub struct TimelineOutcome {
     pub units_matched: u64,
     /// More units were in the window than were scanned.
     pub truncated: bool,
+    /// Activity events in the range (after the kind filter).
+    pub activity_events: u64,
     pub took_ms: f64,
     pub notes: Vec<String>,
 }
@@ -115,6 +146,8 @@ pub fn group(mut units: Vec<TimelineUnit>) -> Vec<TimelineDay> {
                 date,
                 units: 0,
                 folders: Vec::new(),
+                activity: Vec::new(),
+                activity_counts: BTreeMap::new(),
             });
         }
         let Some(day) = days.last_mut() else {
@@ -139,7 +172,8 @@ pub fn group(mut units: Vec<TimelineUnit>) -> Vec<TimelineDay> {
                 path: unit.path.clone(),
                 title: unit.title.clone(),
                 units: 1,
-                first: unit,
+                first: Some(unit),
+                activity: Vec::new(),
             }),
         }
     }
@@ -172,6 +206,7 @@ impl Engine {
             .map(str::trim)
             .filter(|w| !w.is_empty());
         let has_bounds = params.start.is_some() || params.end.is_some();
+        let activity_kinds = crate::activity::parse_kinds(&params.activity_kinds)?;
         let (wall, lower, upper, range_text) = match (when, has_bounds) {
             (Some(_), true) => {
                 return Err(SearchError::invalid(
@@ -297,13 +332,41 @@ impl Engine {
         let matched = units.len() as u64;
         let mut days = group(units);
         let snippets = self.snippet_generator(snapshot, lexical.as_ref())?;
-        for file in days
+        for first in days
             .iter_mut()
             .flat_map(|d| d.folders.iter_mut())
             .flat_map(|f| f.files.iter_mut())
+            .filter_map(|f| f.first.as_mut())
         {
-            let first = &mut file.first;
             first.snippet = snippet_of(snippets.as_ref(), &first.text);
+        }
+        let mut activity_events = 0;
+        if params.activity {
+            // The log's times are UTC: a wall-clock range is read as UTC.
+            let (from_ms, to_ms) = match wall {
+                Some((a, b)) => (
+                    Some(a.and_utc().timestamp_millis()),
+                    Some(b.and_utc().timestamp_millis()),
+                ),
+                None => (
+                    params.start.map(|t| t.saturating_mul(1000)),
+                    params.end.map(|t| t.saturating_mul(1000)),
+                ),
+            };
+            let read = crate::activity::read_events(
+                self.backend(),
+                index::ActivityQuery {
+                    from_ms,
+                    to_ms,
+                    kinds: activity_kinds,
+                    ..index::ActivityQuery::default()
+                },
+            )?;
+            read.notes(&mut notes);
+            activity_events = read.events.len() as u64;
+            crate::activity::timeline::add_activity(&mut days, &read.events);
+        } else {
+            notes.push("activity: excluded".to_string());
         }
         Ok(TimelineOutcome {
             days,
@@ -311,6 +374,7 @@ impl Engine {
             units_scanned: scanned,
             units_matched: matched,
             truncated,
+            activity_events,
             took_ms: started.elapsed().as_secs_f64() * 1000.0,
             notes,
         })
@@ -370,7 +434,7 @@ mod tests {
             ]
         );
         let notes = &days[0].folders[1].files[0];
-        assert_eq!((notes.units, notes.first.ordinal), (2, 0));
+        assert_eq!((notes.units, notes.first.as_ref().unwrap().ordinal), (2, 0));
         assert_eq!(days[1].date, "2024-03-05");
         assert_eq!(days[1].folders[0].files[0].path, "Mail/Inbox/b.eml");
     }

@@ -236,6 +236,45 @@ const TIME_WORDS: [&str; 18] = [
     "late",
 ];
 
+/// Whether a (lower-case) word belongs to time expressions: month and weekday names,
+/// parts of the day, and the words of relative periods and seasons.
+pub fn is_time_word(word: &str) -> bool {
+    const RELATIVE: [&str; 28] = [
+        "last",
+        "this",
+        "next",
+        "past",
+        "previous",
+        "yesterday",
+        "today",
+        "tonight",
+        "tomorrow",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "day",
+        "days",
+        "weekend",
+        "weekends",
+        "ago",
+        "fall",
+        "autumn",
+        "spring",
+        "summer",
+        "winter",
+        "mid",
+        "beginning",
+        "end",
+    ];
+    month_of(word).is_some()
+        || weekday_of(word).is_some()
+        || TIME_WORDS.contains(&word)
+        || RELATIVE.contains(&word)
+}
+
 /// Whether the singular weekday name at `i` says when (a time) rather than what (the
 /// topic, "her Saturday shift", "the Saturday market"). General grammar only: a time
 /// marker before it, a clause break, the end of the query, a function word or a time word

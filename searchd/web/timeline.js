@@ -179,6 +179,6 @@ function dayFile(file) {
   const time = wallClock(first.content_time).slice(11);
   return el("li", { className: "day-file", "data-path": file.path },
     el("div", {}, el("span", { className: "time muted", textContent: time }), " ", open, " ",
-      el("span", { className: "muted", textContent: [file.title && file.title !== name ? file.title : null, `${file.units} unit${file.units === 1 ? "" : "s"}`].filter(Boolean).join(" · ") })),
+      el("span", { className: "muted", textContent: [file.title && file.title !== name ? file.title : null, `${file.units} unit${file.units === 1 ? "" : "s"}`, file.activity?.length ? file.activity.join(", ") : null].filter(Boolean).join(" · ") })),
     el("p", { className: "snippet" }, snippetNodes(first.snippet)));
 }

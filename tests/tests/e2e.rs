@@ -21,6 +21,7 @@ mod ocr;
 mod planner;
 mod profiles;
 mod qdrant;
+mod query_activity;
 mod realworld;
 mod safety;
 mod sample;

@@ -60,7 +60,7 @@ struct Cli {
     /// Retrieval mode passed to the daemon (default: the server's default).
     #[arg(long, value_enum)]
     mode: Option<ModeArg>,
-    /// Planner priors to switch off for ablation (time, whose, folders, people, weekday_sense, all); repeatable.
+    /// Planner priors to switch off for ablation (time, whose, folders, people, weekday_sense, activity, all); repeatable.
     #[arg(long = "disable-planner")]
     disable_planner: Vec<String>,
     /// Confident cut-off: drop files after the N-th large score break (0: off).

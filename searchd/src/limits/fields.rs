@@ -166,6 +166,10 @@ pub fn grpc_class(path: &str, body: &[u8], limits: &Limits) -> Result<Class, Rej
             check_strings("modalities", &request.modalities, limits)?;
             check_strings("extensions", &request.extensions, limits)?;
             check_strings("disable_planner", &request.disable_planner, limits)?;
+            if let Some(activity) = &request.activity {
+                check_strings("activity.kinds", &activity.kinds, limits)?;
+                check_string("activity.when", &activity.when, limits.max_query_chars)?;
+            }
             Ok(
                 match pb::SearchMode::try_from(request.mode).unwrap_or_default() {
                     pb::SearchMode::Lexical => Class::Lexical,
@@ -177,6 +181,7 @@ pub fn grpc_class(path: &str, body: &[u8], limits: &Limits) -> Result<Class, Rej
             if let Some(request) = message.and_then(|m| pb::TimelineRequest::decode(m).ok()) {
                 check_string("when", &request.when, limits.max_query_chars)?;
                 check_string("query", &request.query, limits.max_query_chars)?;
+                check_strings("activity_kinds", &request.activity_kinds, limits)?;
             }
             Ok(Class::Lexical)
         }
