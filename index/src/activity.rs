@@ -219,18 +219,23 @@ impl ActivityEvent {
     /// Whether the event's paths are profile-relative paths (a trace can carry foreign
     /// paths it could not map, marked `detail.unmapped`): only such events are served.
     pub fn in_profile(&self) -> bool {
-        let relative = |path: &Option<String>| {
-            path.as_deref().is_none_or(|p| {
-                !p.is_empty()
-                    && !p.starts_with('/')
-                    && !is_drive_path(p)
-                    && p.split('/').all(|c| !c.is_empty() && c != "." && c != "..")
-            })
-        };
+        let relative = |path: &Option<String>| path.as_deref().is_none_or(is_profile_relative);
         self.detail.get("unmapped") != Some(&serde_json::Value::Bool(true))
             && relative(&self.path)
             && relative(&self.old_path)
     }
+}
+
+/// A profile-relative path that stays inside the profile: not empty, no root, no drive
+/// letter, no NUL, no empty, `.` or `..` component (`/` and `\` both separate).
+pub fn is_profile_relative(path: &str) -> bool {
+    !path.is_empty()
+        && !path.starts_with(['/', '\\'])
+        && !is_drive_path(path)
+        && !path.contains('\0')
+        && path
+            .split(['/', '\\'])
+            .all(|c| !c.is_empty() && c != "." && c != "..")
 }
 
 /// `C:…`: a Windows path.
@@ -555,13 +560,25 @@ mod tests {
         assert!(
             ActivityEvent::new(ActivityKind::Searched, ActivitySource::Trace, None, 1).in_profile()
         );
+        for inside in [
+            "a.txt",
+            "Docs/b c.pdf",
+            "Mail/x.eml#attachment/a.pdf",
+            "..x/y",
+        ] {
+            assert!(is_profile_relative(inside), "{inside}");
+        }
         for bad in [
             "/home/x/a.txt",
             "../a.txt",
             "a/../../b",
             "C:\\x",
+            "C:/Windows",
+            "\\\\server\\share",
+            "a\\..\\..\\b",
             "",
             "a//b",
+            "a\0b",
         ] {
             assert!(!event(ActivityKind::Read, bad, 1).in_profile(), "{bad}");
         }

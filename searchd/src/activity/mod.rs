@@ -74,17 +74,6 @@ pub fn parse_kinds(names: &[String]) -> Result<Vec<ActivityKind>, SearchError> {
     Ok(kinds)
 }
 
-/// A profile-relative path that stays inside the profile (no root, no `..`, no
-/// drive letter or backslash tricks).
-pub fn is_profile_relative(path: &str) -> bool {
-    !path.is_empty()
-        && !path.starts_with('/')
-        && !path.starts_with('\\')
-        && !path.contains(':')
-        && !path.contains('\0')
-        && path.split(['/', '\\']).all(|part| part != "..")
-}
-
 /// One event as served (Timeline days, search summaries).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ActivityEntry {
@@ -174,10 +163,8 @@ pub fn read_events(
     let truncated = events.len() > MAX_ACTIVITY_EVENTS;
     events.truncate(MAX_ACTIVITY_EVENTS);
     let before = events.len();
-    events.retain(|e| {
-        e.path.as_deref().is_none_or(is_profile_relative)
-            && e.old_path.as_deref().is_none_or(is_profile_relative)
-    });
+    // Never a path outside the profile: foreign paths a trace could not map.
+    events.retain(ActivityEvent::in_profile);
     Ok(ReadEvents {
         outside: before - events.len(),
         events,
@@ -200,26 +187,7 @@ mod tests {
     }
 
     #[test]
-    fn only_paths_inside_the_profile_are_relative() {
-        for inside in [
-            "a.txt",
-            "Docs/b c.pdf",
-            "Mail/x.eml#attachment/a.pdf",
-            "..x/y",
-        ] {
-            assert!(is_profile_relative(inside), "{inside}");
-        }
-        for outside in [
-            "",
-            "/etc/passwd",
-            "../secret",
-            "Docs/../../x",
-            "C:/Windows",
-            "\\\\server\\share",
-            "a\\..\\..\\b",
-        ] {
-            assert!(!is_profile_relative(outside), "{outside}");
-        }
+    fn times_are_rfc3339_in_utc() {
         assert_eq!(rfc3339_of_ms(86_400_000), "1970-01-02T00:00:00Z");
     }
 }
