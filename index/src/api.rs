@@ -352,6 +352,14 @@ pub trait SearchBackend: UnitSource {
     /// Vectors held in a space (0 when the space is unknown).
     fn vector_count(&self, space: VectorSpace<'_>) -> Result<usize, StoreError>;
     fn stats(&self) -> Result<BackendStats, StoreError>;
+    /// Events of the activity log matching `query` (oldest first), or `None` when this
+    /// backend keeps no activity log (the log lives in the embedded index's manifest).
+    fn activity(
+        &self,
+        _query: &crate::activity::ActivityQuery,
+    ) -> Result<Option<Vec<crate::activity::ActivityEvent>>, StoreError> {
+        Ok(None)
+    }
 }
 
 #[cfg(test)]

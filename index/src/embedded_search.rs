@@ -181,6 +181,13 @@ impl SearchBackend for EmbeddedBackend {
             units,
         })
     }
+
+    fn activity(
+        &self,
+        query: &crate::activity::ActivityQuery,
+    ) -> Result<Option<Vec<crate::activity::ActivityEvent>>, StoreError> {
+        Ok(Some(self.handle.manifest()?.activity(query)?))
+    }
 }
 
 /// One tantivy searcher: what one request sees.

@@ -13,6 +13,9 @@
 //! - `POST /api/timeline`: `{"start", "end"}` (Unix seconds) or `{"when": "last week"}`,
 //!   optional `"query"`, `"reference_time"`, `"max_units"`: files and units in the range
 //!   grouped by day and folder, like the gRPC `Timeline`.
+//! - `GET /api/routine?…` or `POST /api/routine` (JSON): the procedural channel (weekday ×
+//!   hour grids, calendar series, people per week, folders and naming habits, with
+//!   evidence), like the gRPC `Routine`; see [`crate::routine`].
 //! - `"context": N` in `/retrieve`, `/search` and `/api/search` adds the N neighbouring
 //!   units on each side of every hit (metadata `"context": true`).
 //! - `GET /health`, `GET /api/stats`.
@@ -58,6 +61,10 @@ pub fn router_with_output(engine: Arc<Engine>, output: crate::hippocamp::OutputD
         .route("/search", post(retrieve))
         .route("/api/search", post(grouped_search))
         .route("/api/timeline", post(timeline))
+        .route(
+            "/api/routine",
+            get(crate::routine::http::get).post(crate::routine::http::post),
+        )
         .route("/api/stats", get(stats))
         .route("/api/list_files", get(list_files))
         .with_state(engine.clone())
