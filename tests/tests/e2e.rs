@@ -21,5 +21,6 @@ mod planner;
 mod profiles;
 mod qdrant;
 mod realworld;
+mod routine;
 mod safety;
 mod sample;

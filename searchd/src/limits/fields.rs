@@ -184,6 +184,7 @@ pub fn grpc_class(path: &str, body: &[u8], limits: &Limits) -> Result<Class, Rej
             if let Some(request) = message.and_then(|m| pb::RoutineRequest::decode(m).ok()) {
                 check_string("when", &request.when, limits.max_query_chars)?;
                 check_string("folder", &request.folder, limits.max_field_chars)?;
+                check_strings("sources", &request.sources, limits)?;
             }
             Ok(Class::Lexical)
         }

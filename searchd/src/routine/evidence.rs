@@ -54,8 +54,9 @@ pub fn minute_text(local: NaiveDateTime) -> String {
     local.format("%Y-%m-%dT%H:%M").to_string()
 }
 
-/// A capped list of evidence with one entry per file (several units of one file say
-/// no more than one); events about no file are kept by their position.
+/// A capped list of evidence with one entry per file and time (several units of one
+/// file at one moment, such as the pages of a PDF dated by its file, say no more than
+/// one).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(transparent)]
 pub struct EvidenceList(pub Vec<Evidence>);
@@ -65,7 +66,11 @@ impl EvidenceList {
         if self.0.len() >= cap {
             return;
         }
-        let repeated = !evidence.path.is_empty() && self.0.iter().any(|e| e.path == evidence.path);
+        let repeated = !evidence.path.is_empty()
+            && self
+                .0
+                .iter()
+                .any(|e| e.path == evidence.path && e.time == evidence.time);
         if !repeated {
             self.0.push(evidence);
         }
@@ -81,16 +86,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn one_entry_per_file_up_to_the_cap() {
+    fn one_entry_per_file_and_time_up_to_the_cap() {
         let t = chrono::NaiveDate::from_ymd_opt(2025, 10, 1)
             .unwrap()
             .and_hms_opt(18, 5, 0)
             .unwrap();
         let mut list = EvidenceList::default();
-        list.push(Evidence::unit("a.ics", "u1", t), 2);
-        list.push(Evidence::unit("a.ics", "u2", t), 2);
-        list.push(Evidence::event(None, 7, t), 2);
-        list.push(Evidence::unit("b.ics", "u3", t), 2);
+        let later = t + chrono::Duration::hours(1);
+        list.push(Evidence::unit("a.ics", "u1", t), 3);
+        list.push(Evidence::unit("a.ics", "u2", t), 3);
+        list.push(Evidence::unit("a.ics", "u3", later), 3);
+        list.push(Evidence::event(None, 7, t), 3);
+        list.push(Evidence::unit("b.ics", "u4", t), 3);
         let ids: Vec<_> = list
             .items()
             .iter()
@@ -98,7 +105,11 @@ mod tests {
             .collect();
         assert_eq!(
             ids,
-            vec![("a.ics", Some("u1".to_string()), None), ("", None, Some(7))]
+            vec![
+                ("a.ics", Some("u1".to_string()), None),
+                ("a.ics", Some("u3".to_string()), None),
+                ("", None, Some(7))
+            ]
         );
         assert_eq!(list.items()[0].time.as_deref(), Some("2025-10-01T18:05"));
     }

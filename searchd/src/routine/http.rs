@@ -35,6 +35,36 @@ pub struct RoutineBody {
     #[serde(default)]
     top: usize,
     utc_offset_minutes: Option<i32>,
+    /// A list, or one comma-separated string (a query string's form).
+    #[serde(default)]
+    sources: Sources,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Sources {
+    List(Vec<String>),
+    Text(String),
+}
+
+impl Default for Sources {
+    fn default() -> Sources {
+        Sources::List(Vec::new())
+    }
+}
+
+impl Sources {
+    fn names(self) -> Vec<String> {
+        match self {
+            Sources::List(names) => names,
+            Sources::Text(text) => text
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        }
+    }
 }
 
 impl From<RoutineBody> for RoutineParams {
@@ -50,6 +80,7 @@ impl From<RoutineBody> for RoutineParams {
             evidence: body.evidence,
             top: body.top,
             utc_offset_minutes: body.utc_offset_minutes,
+            sources: body.sources.names(),
         }
     }
 }
@@ -107,5 +138,12 @@ mod tests {
         let params = RoutineParams::from(body);
         assert_eq!((params.folder.as_str(), params.evidence), ("Notes", 5));
         assert_eq!(params.utc_offset_minutes, Some(-420));
+        for sources in [
+            r#"{"sources": ["trace", "watch"]}"#,
+            r#"{"sources": "trace, watch"}"#,
+        ] {
+            let body: RoutineBody = serde_json::from_str(sources).unwrap();
+            assert_eq!(RoutineParams::from(body).sources, vec!["trace", "watch"]);
+        }
     }
 }

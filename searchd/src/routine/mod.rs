@@ -67,6 +67,9 @@ pub struct RoutineParams {
     pub evidence: usize,
     /// Entries per list (0: [`DEFAULT_TOP`]; at most [`MAX_TOP`]).
     pub top: usize,
+    /// Only activity events from these sources (`observed`, `watch`, `birth`, `mtime`,
+    /// `xbel`, `trace`; empty: all).
+    pub sources: Vec<String>,
     /// The UTC offset activity times (and content times given in UTC) are shown in;
     /// `None`: the offset most of the profile's dated content carries.
     pub utc_offset_minutes: Option<i32>,

@@ -20,6 +20,7 @@ pub fn params_of(request: pb::RoutineRequest) -> RoutineParams {
         max_events: request.max_events as usize,
         evidence: request.evidence as usize,
         top: request.top as usize,
+        sources: request.sources,
         utc_offset_minutes: request.utc_offset_minutes,
     }
 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::{DateTime, FixedOffset, NaiveDateTime, Timelike};
 use index::api::{SearchSnapshot, TimeOrder, UnitFilter};
 use index::manifest::FileStatus;
-use index::ActivityQuery;
+use index::{ActivityQuery, ActivitySource};
 
 use super::input::{EventSample, FileSample, UnitSample, ROUTINE_FIELDS};
 use super::RoutineParams;
@@ -42,6 +42,7 @@ pub struct Scan<'a> {
     upper: Option<i64>,
     pub range_text: String,
     offset_given: Option<i32>,
+    sources: Vec<String>,
     /// The UTC offset used for activity (and UTC content times), seconds.
     pub offset_seconds: i32,
     pub notes: Vec<String>,
@@ -104,6 +105,7 @@ impl<'a> Scan<'a> {
             upper: params.end,
             range_text: "all time".into(),
             offset_given: params.utc_offset_minutes.map(|m| m * 60),
+            sources: params.sources.clone(),
             offset_seconds: 0,
             notes: Vec::new(),
             units_scanned: 0,
@@ -175,7 +177,8 @@ impl<'a> Scan<'a> {
             .naive_utc()
     }
 
-    /// The units in range, newest first, at most `max`; sets the UTC offset.
+    /// The units in range (the newest `max` when there are more), oldest first; sets the
+    /// UTC offset.
     pub fn units(&mut self, max: usize) -> Result<Vec<ScannedUnit>, SearchError> {
         let filter = UnitFilter {
             path_prefixes: if self.folder.is_empty() {
@@ -260,18 +263,41 @@ impl<'a> Scan<'a> {
                     kind: unit.kind.as_str().to_string(),
                     file_type: unit.file_type.as_str().to_string(),
                     local,
-                    title: unit.title,
+                    // The first line: the unit's own title (the file's may follow).
+                    title: unit
+                        .title
+                        .lines()
+                        .next()
+                        .unwrap_or_default()
+                        .trim()
+                        .to_string(),
                     fields,
                 },
                 clock: !(utc && midnight),
             });
         }
+        units.sort_by(|a, b| {
+            (a.sample.local, &a.sample.path, &a.sample.unit_id).cmp(&(
+                b.sample.local,
+                &b.sample.path,
+                &b.sample.unit_id,
+            ))
+        });
         Ok(units)
     }
 
     /// Activity events in range, oldest first, at most `max`.
     pub fn events(&mut self, max: usize) -> Result<Vec<EventSample>, SearchError> {
+        let mut sources = Vec::new();
+        for name in &self.sources {
+            sources.push(ActivitySource::parse(name.trim()).ok_or_else(|| {
+                SearchError::invalid(format!(
+                    "unknown activity source {name:?} (expected observed, watch, birth, mtime, xbel or trace)"
+                ))
+            })?);
+        }
         let query = ActivityQuery {
+            sources,
             from_ms: self.lower.map(|t| t.saturating_mul(1000)),
             to_ms: self.upper.map(|t| t.saturating_mul(1000)),
             path_prefix: (!self.folder.is_empty()).then(|| self.folder.clone()),
