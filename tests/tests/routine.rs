@@ -24,8 +24,8 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-/// Sets a file's modification time (the notes carry no date of their own, so their
-/// content time is this).
+/// Sets a file's modification time (the notes carry no date of their own: they count
+/// as files of a week, not as content of an hour).
 fn set_mtime(path: &Path, rfc3339: &str) {
     let seconds = chrono_free_unix(rfc3339);
     let file = std::fs::File::options().write(true).open(path).unwrap();
@@ -104,11 +104,11 @@ fn routine_grids_series_people_and_habits_with_evidence() {
     }
     let index_dir = dir.path().join("index");
     index_with(&profile, &index_dir, &["--no-embed"]);
-    // A second profile: the notes alone.
-    let notes_profile = dir.path().join("notes");
-    copy_tree(&profile.join("Notes"), &notes_profile.join("Notes"));
-    let notes_index = dir.path().join("notes-index");
-    index_with(&notes_profile, &notes_index, &["--no-embed"]);
+    // A second profile: the mail alone.
+    let mail_profile = dir.path().join("mail");
+    copy_tree(&profile.join("Mail"), &mail_profile.join("Mail"));
+    let mail_index = dir.path().join("mail-index");
+    index_with(&mail_profile, &mail_index, &["--no-embed"]);
 
     // Activity as a trace importer records it (UTC; the evening of Wednesday 8 October
     // at UTC-07:00 is early Thursday in UTC).
@@ -154,15 +154,9 @@ fn routine_grids_series_people_and_habits_with_evidence() {
     drop(manifest);
 
     let home_arg = format!("home={}", index_dir.display());
-    let notes_arg = format!("notes={}", notes_index.display());
+    let mail_arg = format!("mail={}", mail_index.display());
     let daemon = Daemon::spawn(
-        &[
-            "--profile",
-            &home_arg,
-            "--profile",
-            &notes_arg,
-            "--no-dense",
-        ],
+        &["--profile", &home_arg, "--profile", &mail_arg, "--no-dense"],
         &[],
     );
 
@@ -174,49 +168,33 @@ fn routine_grids_series_people_and_habits_with_evidence() {
     assert_eq!(all["truncated"], false);
     assert_eq!(all["units_scanned"], 12, "{all}");
     assert_eq!(all["files_scanned"], 9);
-    // Content: 4 calendar events plus the choir's first, 3 mails, 4 notes.
-    assert_eq!(all["content"]["total"], 12);
+    // Content: 4 calendar events plus the choir's first, 3 mails; the 4 notes are dated
+    // by their files only.
+    assert_eq!(all["units_dated_by_file"], 4);
+    assert_eq!(all["content"]["total"], 8);
     assert_eq!(
         all["content"]["by_weekday"],
-        serde_json::json!([4, 1, 3, 1, 0, 3, 0])
+        serde_json::json!([1, 1, 2, 1, 0, 3, 0])
     );
-    let content = cells(&all["content"]);
+    // Busiest first, then by weekday and hour; Bo's mail, sent at 21:00 UTC, is shown
+    // at 14:00 in the profile's offset.
     assert_eq!(
-        content[0],
-        (
-            "monday".into(),
-            9,
-            3,
-            strings(&[
-                "Notes/2025-09-29_standup.md",
-                "Notes/2025-10-06_standup.md",
-                "Notes/2025-10-13_standup.md"
-            ])
-        )
-    );
-    assert_eq!(
-        content[1],
-        (
-            "saturday".into(),
-            10,
-            3,
-            strings(&["Calendar/personal.ics"; 3])
-        )
-    );
-    let wednesday: Vec<_> = content
-        .iter()
-        .filter(|c| c.0 == "wednesday")
-        .map(|c| (c.1, c.3[0].as_str()))
-        .collect();
-    assert_eq!(
-        wednesday,
+        cells(&all["content"]),
         vec![
-            (9, ANA_MAIL),
-            (18, "Calendar/choir.ics"),
-            (21, "Notes/ideas_v2.txt")
+            (
+                "saturday".into(),
+                10,
+                3,
+                strings(&["Calendar/personal.ics"; 3])
+            ),
+            ("monday".into(), 20, 1, strings(&[CARL_MAIL])),
+            ("tuesday".into(), 15, 1, strings(&["Calendar/personal.ics"])),
+            ("wednesday".into(), 9, 1, strings(&[ANA_MAIL])),
+            ("wednesday".into(), 18, 1, strings(&["Calendar/choir.ics"])),
+            ("thursday".into(), 14, 1, strings(&[BO_MAIL])),
         ]
     );
-    let unit_ids: Vec<&str> = all["content"]["cells"][1]["evidence"]
+    let unit_ids: Vec<&str> = all["content"]["cells"][0]["evidence"]
         .as_array()
         .unwrap()
         .iter()
@@ -250,7 +228,7 @@ fn routine_grids_series_people_and_habits_with_evidence() {
             )
         })
         .collect();
-    assert_eq!(types, vec![("ics", 5), ("text", 4), ("eml", 3)]);
+    assert_eq!(types, vec![("ics", 5), ("eml", 3)]);
 
     // Series: the rule (8 Wednesdays) and the three separate Saturday matches.
     let series = all["series"].as_array().unwrap();
@@ -434,8 +412,10 @@ fn routine_grids_series_people_and_habits_with_evidence() {
         })
         .collect();
     assert_eq!(kinds, vec![("modified", 2), ("read", 1), ("renamed", 1)]);
-    // Content that week: Carl's mail, the dentist, one tennis match, one standup.
-    assert_eq!(week["content"]["total"], 4, "{week}");
+    // Content that week: Carl's mail, the dentist, one tennis match.
+    assert_eq!(week["content"]["total"], 3, "{week}");
+    // Files of that week (by modification time): the week's standup note.
+    assert_eq!(week["habits"]["files"], 1, "{week}");
     let active: Vec<(&str, u64)> = week["habits"]["folders_by_activity"]
         .as_array()
         .unwrap()
@@ -455,14 +435,14 @@ fn routine_grids_series_people_and_habits_with_evidence() {
             notes["content"]["total"].as_u64(),
             notes["activity"]["total"].as_u64()
         ),
-        (Some(1), Some(3))
+        (Some(0), Some(3))
     );
-    let (status, notes) = daemon.get("/api/routine?folder=Notes&evidence=1");
-    assert_eq!(status, 200, "{notes}");
-    assert_eq!(notes["content"]["total"], 4);
-    assert_eq!(notes["content"]["cells"][0]["count"], 3);
+    let (status, calendar) = daemon.get("/api/routine?folder=Calendar&evidence=1");
+    assert_eq!(status, 200, "{calendar}");
+    assert_eq!(calendar["content"]["total"], 5);
+    assert_eq!(calendar["content"]["cells"][0]["count"], 3);
     assert_eq!(
-        notes["content"]["cells"][0]["evidence"]
+        calendar["content"]["cells"][0]["evidence"]
             .as_array()
             .unwrap()
             .len(),
@@ -470,9 +450,9 @@ fn routine_grids_series_people_and_habits_with_evidence() {
     );
 
     // The other profile, by its prefix.
-    let (status, other) = daemon.get("/p/notes/api/routine");
+    let (status, other) = daemon.get("/p/mail/api/routine");
     assert_eq!(status, 200, "{other}");
-    assert_eq!(other["content"]["total"], 4, "{other}");
+    assert_eq!(other["content"]["total"], 3, "{other}");
     assert_eq!(other["folder"], "");
 
     // Bad requests say why.
@@ -561,7 +541,7 @@ fn routine_grids_series_people_and_habits_with_evidence() {
             .await
             .unwrap()
             .into_inner();
-        assert_eq!(all_time.content.unwrap().total, 12);
+        assert_eq!(all_time.content.unwrap().total, 8);
         assert_eq!(all_time.series.len(), 2);
         assert_eq!(all_time.series[0].count, Some(8));
 
@@ -569,9 +549,9 @@ fn routine_grids_series_people_and_habits_with_evidence() {
         let mut request = tonic::Request::new(pb::RoutineRequest::default());
         request
             .metadata_mut()
-            .insert("x-dentate-profile", "notes".parse().unwrap());
-        let notes = client.routine(request).await.unwrap().into_inner();
-        assert_eq!(notes.content.unwrap().total, 4);
+            .insert("x-dentate-profile", "mail".parse().unwrap());
+        let mail = client.routine(request).await.unwrap().into_inner();
+        assert_eq!(mail.content.unwrap().total, 3);
         let error = client
             .routine(pb::RoutineRequest {
                 folder: "../etc".into(),

@@ -171,8 +171,9 @@ fn separator(stem: &str) -> Option<&'static str> {
     Some(if best.1 == 0 { "none" } else { best.0 })
 }
 
-/// `lower`, `upper`, `title` (each word capitalised), `camel` (inner capitals, no
-/// separators), `mixed`; `None` without letters.
+/// `lower`, `upper`, `title` (each word capitalised), `sentence` (the first word
+/// capitalised, the rest lower case), `camel` (inner capitals, no separators), `mixed`;
+/// `None` without letters.
 fn case_style(stem: &str) -> Option<&'static str> {
     let letters: Vec<char> = stem.chars().filter(|c| c.is_alphabetic()).collect();
     if letters.is_empty() {
@@ -194,6 +195,10 @@ fn case_style(stem: &str) -> Option<&'static str> {
     };
     if words.iter().all(capitalised) {
         return Some("title");
+    }
+    let lower = |w: &&str| w.chars().all(|c| !c.is_uppercase());
+    if words.len() > 1 && capitalised(&words[0]) && words[1..].iter().all(lower) {
+        return Some("sentence");
     }
     if words.len() == 1 && words[0].chars().skip(1).any(char::is_uppercase) {
         return Some("camel");
@@ -342,6 +347,14 @@ mod tests {
                 ("separator", " "),
                 ("case", "title"),
                 ("extension", "docx")
+            ])
+        );
+        assert_eq!(
+            traits("Books to read.md"),
+            t(&[
+                ("separator", " "),
+                ("case", "sentence"),
+                ("extension", "md")
             ])
         );
         assert_eq!(

@@ -98,7 +98,8 @@ pub struct RoutineOutcome {
     pub folder: String,
     /// The UTC offset of activity times, `+HH:MM`.
     pub utc_offset: String,
-    /// Content times: distinct (file, time) pairs of the units in range.
+    /// Content times: distinct (file, time) pairs of the units in range with a time of
+    /// their own (a unit dated only by its file's modification time is not counted).
     pub content: Grid,
     /// Activity events in range.
     pub activity: Grid,
@@ -116,6 +117,8 @@ pub struct RoutineOutcome {
     /// Activity events per source (`observed`, `watch`, `birth`, `mtime`, `xbel`, `trace`).
     pub activity_sources: BTreeMap<String, u64>,
     pub units_scanned: u64,
+    /// Units dated only by their file's modification time (not in the content grids).
+    pub units_dated_by_file: u64,
     /// Units in the range (more than scanned when truncated).
     pub units_in_range: u64,
     pub events_scanned: u64,
@@ -160,7 +163,13 @@ impl Engine {
         let mut folder_activity = GridSet::default();
         let mut types = GridSet::default();
         let mut seen = std::collections::HashSet::new();
-        for unit in units.iter().filter(|u| u.clock) {
+        let by_file = units.iter().filter(|u| !u.own_time).count() as u64;
+        if by_file > 0 {
+            scan.notes.push(format!(
+                "{by_file} units dated only by their file's modification time left out of the content grids"
+            ));
+        }
+        for unit in units.iter().filter(|u| u.clock && u.own_time) {
             let container = index::UnitPath::parse(&unit.sample.path)
                 .container()
                 .to_string();
@@ -243,6 +252,7 @@ impl Engine {
             activity_available: scan.activity_available,
             activity_sources: sources,
             units_scanned: scan.units_scanned,
+            units_dated_by_file: by_file,
             units_in_range: scan.units_in_range,
             events_scanned: events.len() as u64,
             files_scanned: files.len() as u64,

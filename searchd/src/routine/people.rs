@@ -48,7 +48,8 @@ pub struct Week {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct People {
     /// The address on most mail, taken to be the profile's owner and left out of the
-    /// lists (`None`: no address is on half the messages).
+    /// lists with every other address going by the owner's name (`None`: no address is
+    /// on half the messages).
     pub owner: Option<String>,
     /// Over the whole range, most frequent first.
     pub overall: Vec<Person>,
@@ -170,6 +171,38 @@ fn ranked(tallies: HashMap<String, Tally>, top: usize) -> Vec<Person> {
     people.into_iter().take(top).map(|(_, p)| p).collect()
 }
 
+/// A name for comparison: lower case, common Latin accents dropped, letters and digits
+/// only ("Tomás Ferreira" and "tomas ferreira" are one name).
+fn fold(name: &str) -> String {
+    name.to_lowercase()
+        .chars()
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'ó' | 'ò' | 'ô' | 'õ' | 'ö' | 'ø' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' => 'u',
+            'ç' => 'c',
+            'ñ' => 'n',
+            c => c,
+        })
+        .filter(|c| c.is_alphanumeric())
+        .collect()
+}
+
+/// The names given with an address (folded).
+fn names_of(units: &[&UnitSample], address: &str) -> Vec<String> {
+    let mut names: Vec<String> = units
+        .iter()
+        .flat_map(|u| people_of(u))
+        .filter(|(_, name, a, _)| a == address && !name.is_empty())
+        .map(|(_, name, ..)| fold(&name))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// The owner: an address on at least half of the messages (and at least three).
 fn owner_of(units: &[&UnitSample]) -> Option<String> {
     let mut counts: HashMap<String, u64> = HashMap::new();
@@ -203,6 +236,11 @@ fn iso_week(date: NaiveDate) -> (String, NaiveDate) {
 /// People per week and overall, `top` per list, the newest `max_weeks` weeks.
 pub fn people(units: &[&UnitSample], top: usize, max_weeks: usize, cap: usize) -> People {
     let owner = owner_of(units);
+    // The owner's other addresses go by the same name.
+    let owner_names = owner
+        .as_deref()
+        .map(|o| names_of(units, o))
+        .unwrap_or_default();
     let mut overall: HashMap<String, Tally> = HashMap::new();
     let mut weeks: BTreeMap<(String, NaiveDate), (u64, HashMap<String, Tally>)> = BTreeMap::new();
     let mut sorted: Vec<&&UnitSample> = units.iter().collect();
@@ -210,7 +248,9 @@ pub fn people(units: &[&UnitSample], top: usize, max_weeks: usize, cap: usize) -
     for unit in sorted {
         let mentions: Vec<_> = people_of(unit)
             .into_iter()
-            .filter(|(key, ..)| Some(key) != owner.as_ref())
+            .filter(|(key, name, ..)| {
+                Some(key) != owner.as_ref() && !owner_names.contains(&fold(name))
+            })
             .collect();
         if mentions.is_empty() {
             continue;
@@ -305,7 +345,12 @@ mod tests {
                 "m3",
                 "message",
                 "2025-10-03T09:00:00+00:00",
-                &[("from", me), ("to", "Bo <bo@x.org>")],
+                // The owner's work address, by name.
+                &[
+                    ("from", me),
+                    ("to", "Bo <bo@x.org>"),
+                    ("cc", "mé <me@work.org>"),
+                ],
             ),
             // 2025-W41.
             unit(

@@ -169,6 +169,7 @@ pub fn response_of(outcome: RoutineOutcome) -> pb::RoutineResponse {
         activity_available: outcome.activity_available,
         activity_sources: outcome.activity_sources.into_iter().collect(),
         units_scanned: outcome.units_scanned,
+        units_dated_by_file: outcome.units_dated_by_file,
         units_in_range: outcome.units_in_range,
         events_scanned: outcome.events_scanned,
         files_scanned: outcome.files_scanned,

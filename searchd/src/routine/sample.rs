@@ -20,12 +20,15 @@ const ZONE_SLACK: i64 = 14 * 3600;
 /// The widest UTC offset accepted, in minutes.
 const MAX_OFFSET_MINUTES: i32 = 14 * 60;
 
-/// A unit in range; `clock` is false for a date without a time of day (midnight UTC:
-/// dated records, all-day entries), which has a weekday but no hour.
+/// A unit in range. `clock` is false for a date without a time of day (midnight UTC:
+/// dated records, all-day entries), which has a weekday but no hour; `own_time` false
+/// for a unit dated only by its file's modification time (when the file was last
+/// written or copied, not when its content happened).
 #[derive(Debug, Clone)]
 pub struct ScannedUnit {
     pub sample: UnitSample,
     pub clock: bool,
+    pub own_time: bool,
 }
 
 /// One routine request's reading state.
@@ -203,6 +206,7 @@ impl<'a> Scan<'a> {
             ));
         }
         let mut allowed: HashMap<String, bool> = HashMap::new();
+        let mut mtimes: HashMap<String, Option<i64>> = HashMap::new();
         let mut read = Vec::new();
         let mut offsets: BTreeMap<i32, u64> = BTreeMap::new();
         for (key, _) in matches.hits {
@@ -219,11 +223,21 @@ impl<'a> Scan<'a> {
                     .unwrap_or_default()
                     .fixed_offset()
             });
+            let mtime = match mtimes.get(&unit.file_id) {
+                Some(mtime) => *mtime,
+                None => {
+                    let record = self.engine.backend().file_by_id(&unit.file_id)?;
+                    let mtime = record.map(|r| r.mtime_ns.div_euclid(1_000_000_000));
+                    mtimes.insert(unit.file_id.clone(), mtime);
+                    mtime
+                }
+            };
+            let own_time = mtime != Some(unit.content_time);
             let offset = time.offset().local_minus_utc();
-            if offset != 0 {
+            if offset != 0 && own_time {
                 *offsets.entry(offset).or_default() += 1;
             }
-            read.push((unit, time));
+            read.push((unit, time, own_time));
         }
         self.offset_seconds = match self.offset_given {
             Some(seconds) => seconds,
@@ -240,7 +254,7 @@ impl<'a> Scan<'a> {
             }
         };
         let mut units = Vec::new();
-        for (unit, time) in read {
+        for (unit, time, own_time) in read {
             let utc = time.offset().local_minus_utc() == 0;
             let midnight = time.time().num_seconds_from_midnight() == 0;
             let local = if utc && !midnight {
@@ -274,6 +288,7 @@ impl<'a> Scan<'a> {
                     fields,
                 },
                 clock: !(utc && midnight),
+                own_time,
             });
         }
         units.sort_by(|a, b| {
