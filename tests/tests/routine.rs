@@ -194,6 +194,27 @@ fn routine_grids_series_people_and_habits_with_evidence() {
             ("thursday".into(), 14, 1, strings(&[BO_MAIL])),
         ]
     );
+    // The calendar: the choir at each of its 8 Wednesdays, the tennis matches, the dentist.
+    assert_eq!(all["calendar"]["total"], 12, "{}", all["calendar"]);
+    let choir_cell = &all["calendar"]["cells"][0];
+    assert_eq!(
+        (
+            choir_cell["weekday"].as_str(),
+            choir_cell["hour"].as_u64(),
+            choir_cell["count"].as_u64()
+        ),
+        (Some("wednesday"), Some(18), Some(8))
+    );
+    let choir_times: Vec<&str> = choir_cell["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["time"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        choir_times,
+        vec!["2025-10-01T18:30", "2025-10-08T18:30", "2025-10-15T18:30"]
+    );
     let unit_ids: Vec<&str> = all["content"]["cells"][0]["evidence"]
         .as_array()
         .unwrap()
@@ -522,10 +543,15 @@ fn routine_grids_series_people_and_habits_with_evidence() {
                 .collect::<Vec<_>>(),
             vec![seq2, seq3]
         );
-        let series = reply.series;
-        // The tennis series has one match this week: no series; the choir's rule
-        // starts the week before.
-        assert!(series.is_empty(), "{series:?}");
+        // The tennis series has one match this week: no series; the choir's rule,
+        // begun the week before, recurs this week.
+        let titles: Vec<&str> = reply.series.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, vec!["Choir rehearsal"]);
+        let calendar = reply.calendar.unwrap();
+        assert_eq!(calendar.total, 3);
+        // Content keeps its own wall clock (only times given in UTC are shifted):
+        // Wednesday 8 October, 18:30.
+        assert_eq!(calendar.counts[2 * 24 + 18], 1);
         let people = reply.people.unwrap();
         assert_eq!(people.weeks.len(), 1);
         assert_eq!(people.weeks[0].week, "2025-W41");

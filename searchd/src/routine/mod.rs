@@ -43,6 +43,8 @@ pub const DEFAULT_TOP: usize = 8;
 pub const MAX_TOP: usize = 50;
 /// ISO weeks listed at most (the newest).
 pub const MAX_WEEKS: usize = 53;
+/// Calendar events with a recurrence rule read at most.
+pub const MAX_RULE_EVENTS: usize = 2000;
 /// Cells listed per folder or kind grid (the overall grids list every busy cell).
 pub const GROUP_CELLS: usize = 12;
 
@@ -103,6 +105,8 @@ pub struct RoutineOutcome {
     pub content: Grid,
     /// Activity events in range.
     pub activity: Grid,
+    /// Calendar events in range, a recurring event at each of its occurrences.
+    pub calendar: Grid,
     /// The busiest folders one level below `folder`.
     pub by_folder: Vec<FolderGrids>,
     /// Content times per file type (`eml`, `ics`, `pdf`, `text`, …).
@@ -138,6 +142,61 @@ fn clamp(value: usize, default: usize, max: usize) -> usize {
 }
 
 impl Engine {
+    /// The calendar grid: events in range, each recurring event (whenever it began) at
+    /// each occurrence in range; and the recurring events with an occurrence in range.
+    fn calendar(
+        &self,
+        scan: &mut sample::Scan<'_>,
+        units: &[sample::ScannedUnit],
+        cap: usize,
+    ) -> Result<(Grid, Vec<sample::ScannedUnit>), SearchError> {
+        let rules = scan.rule_events(MAX_RULE_EVENTS)?;
+        let (from, to) = scan.date_range();
+        if to.is_none()
+            && rules
+                .iter()
+                .any(|u| series::Rule::of(&u.sample).is_some_and(|r| !r.ends()))
+        {
+            scan.notes.push(format!(
+                "calendar: open-ended recurring events counted up to {} (the newest content)",
+                scan.reference_date
+            ));
+        }
+        let mut grid = GridBuilder::new(cap);
+        let mut active = Vec::new();
+        for unit in rules {
+            let Some(rule) = series::Rule::of(&unit.sample) else {
+                continue;
+            };
+            let mut any = false;
+            let stop = to.or((!rule.ends()).then_some(scan.reference_date));
+            for date in rule.dates(stop, usize::MAX) {
+                let local = date.and_time(unit.sample.local.time());
+                if from.is_some_and(|f| date < f) || !scan.local_in_range(local) {
+                    continue;
+                }
+                any = true;
+                if unit.clock {
+                    let s = &unit.sample;
+                    grid.add(local, evidence::Evidence::unit(&s.path, &s.unit_id, local));
+                }
+            }
+            if any {
+                active.push(unit);
+            }
+        }
+        for unit in units.iter().filter(|u| {
+            u.clock && u.sample.kind == "event" && !u.sample.fields.contains_key("rrule")
+        }) {
+            let s = &unit.sample;
+            grid.add(
+                s.local,
+                evidence::Evidence::unit(&s.path, &s.unit_id, s.local),
+            );
+        }
+        Ok((grid.finish(7 * 24), active))
+    }
+
     /// The routine of the profile (see the module documentation).
     pub fn routine(&self, params: RoutineParams) -> Result<RoutineOutcome, SearchError> {
         let started = Instant::now();
@@ -227,8 +286,15 @@ impl Engine {
                 .map(|(name, grid)| NamedGrid { name, grid })
                 .collect()
         };
+        let (calendar, active_rules) = self.calendar(&mut scan, &units, cap)?;
         let samples: Vec<&input::UnitSample> = units.iter().map(|u| &u.sample).collect();
-        let series = series::series(&samples, cap);
+        let mut series_input: Vec<&input::UnitSample> = samples
+            .iter()
+            .copied()
+            .filter(|u| !u.fields.contains_key("rrule"))
+            .collect();
+        series_input.extend(active_rules.iter().map(|u| &u.sample));
+        let series = series::series(&series_input, cap);
         let people = people::people(&samples, top, MAX_WEEKS, cap);
         if people.weeks_omitted > 0 {
             scan.notes.push(format!(
@@ -243,6 +309,7 @@ impl Engine {
             utc_offset: sample::offset_text(scan.offset_seconds),
             content: content.finish(7 * 24),
             activity: activity.finish(7 * 24),
+            calendar,
             by_folder,
             content_by_type: named(types),
             activity_by_kind: named(kinds),

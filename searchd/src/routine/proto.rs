@@ -138,6 +138,7 @@ pub fn response_of(outcome: RoutineOutcome) -> pb::RoutineResponse {
         utc_offset: outcome.utc_offset.clone(),
         content: Some(grid_of(&outcome.content)),
         activity: Some(grid_of(&outcome.activity)),
+        calendar: Some(grid_of(&outcome.calendar)),
         by_folder: outcome
             .by_folder
             .iter()

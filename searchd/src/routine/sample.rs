@@ -4,10 +4,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use chrono::{DateTime, FixedOffset, NaiveDateTime, Timelike};
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, Timelike};
 use index::api::{SearchSnapshot, TimeOrder, UnitFilter};
 use index::manifest::FileStatus;
-use index::{ActivityQuery, ActivitySource};
+use index::{ActivityQuery, ActivitySource, StoredUnit};
 
 use super::input::{EventSample, FileSample, UnitSample, ROUTINE_FIELDS};
 use super::RoutineParams;
@@ -29,6 +29,8 @@ pub struct ScannedUnit {
     pub sample: UnitSample,
     pub clock: bool,
     pub own_time: bool,
+    /// Unix seconds.
+    pub instant: i64,
 }
 
 /// One routine request's reading state.
@@ -44,6 +46,9 @@ pub struct Scan<'a> {
     lower: Option<i64>,
     upper: Option<i64>,
     pub range_text: String,
+    /// The newest content time's date (or `reference_time`'s): where open-ended rules
+    /// stop without a range end.
+    pub reference_date: NaiveDate,
     offset_given: Option<i32>,
     sources: Vec<String>,
     /// The UTC offset used for activity (and UTC content times), seconds.
@@ -53,6 +58,9 @@ pub struct Scan<'a> {
     pub units_in_range: u64,
     pub truncated: bool,
     pub activity_available: bool,
+    /// Per file id: inside the profile, and its modification time (Unix seconds).
+    allowed: HashMap<String, bool>,
+    mtimes: HashMap<String, Option<i64>>,
 }
 
 /// `+HH:MM`.
@@ -98,7 +106,11 @@ impl<'a> Scan<'a> {
                 )));
             }
         }
+        let reference_date = engine
+            .reference_time(snapshot, params.reference_time)?
+            .date();
         let mut scan = Scan {
+            reference_date,
             engine,
             snapshot,
             guard: engine.guard(),
@@ -115,6 +127,8 @@ impl<'a> Scan<'a> {
             units_in_range: 0,
             truncated: false,
             activity_available: true,
+            allowed: HashMap::new(),
+            mtimes: HashMap::new(),
         };
         let when = params
             .when
@@ -180,18 +194,105 @@ impl<'a> Scan<'a> {
             .naive_utc()
     }
 
-    /// The units in range (the newest `max` when there are more), oldest first; sets the
-    /// UTC offset.
-    pub fn units(&mut self, max: usize) -> Result<Vec<ScannedUnit>, SearchError> {
-        let filter = UnitFilter {
+    /// The folder as a unit filter.
+    fn folder_filter(&self) -> UnitFilter {
+        UnitFilter {
             path_prefixes: if self.folder.is_empty() {
                 Vec::new()
             } else {
                 vec![self.folder.clone()]
             },
+            ..UnitFilter::default()
+        }
+    }
+
+    /// Reads units inside the profile with their times, and whether each has a time
+    /// of its own.
+    fn read(
+        &mut self,
+        hits: Vec<(index::api::UnitKey, f32)>,
+    ) -> Result<Vec<(StoredUnit, DateTime<FixedOffset>, bool)>, SearchError> {
+        let mut read = Vec::new();
+        for (key, _) in hits {
+            let unit = self.snapshot.unit(key)?;
+            let guard = &mut self.guard;
+            if !*self
+                .allowed
+                .entry(unit.file_id.clone())
+                .or_insert_with(|| guard.allows(&unit.path))
+            {
+                continue;
+            }
+            let time = DateTime::parse_from_rfc3339(&unit.content_time_text).unwrap_or_else(|_| {
+                DateTime::from_timestamp(unit.content_time, 0)
+                    .unwrap_or_default()
+                    .fixed_offset()
+            });
+            let mtime = match self.mtimes.get(&unit.file_id) {
+                Some(mtime) => *mtime,
+                None => {
+                    let record = self.engine.backend().file_by_id(&unit.file_id)?;
+                    let mtime = record.map(|r| r.mtime_ns.div_euclid(1_000_000_000));
+                    self.mtimes.insert(unit.file_id.clone(), mtime);
+                    mtime
+                }
+            };
+            let own_time = mtime != Some(unit.content_time);
+            read.push((unit, time, own_time));
+        }
+        Ok(read)
+    }
+
+    /// A unit as the routine sees it: in local wall-clock time (a UTC time with a time
+    /// of day in the routine's offset), with the fields it reads.
+    fn scanned(
+        &self,
+        unit: StoredUnit,
+        time: DateTime<FixedOffset>,
+        own_time: bool,
+    ) -> ScannedUnit {
+        let utc = time.offset().local_minus_utc() == 0;
+        let midnight = time.time().num_seconds_from_midnight() == 0;
+        let local = if utc && !midnight {
+            self.shifted(time.timestamp())
+        } else {
+            time.naive_local()
+        };
+        let fields = unit
+            .fields
+            .into_iter()
+            .filter(|(k, _)| ROUTINE_FIELDS.contains(&k.as_str()))
+            .collect();
+        ScannedUnit {
+            sample: UnitSample {
+                unit_id: unit.unit_id,
+                path: unit.path,
+                kind: unit.kind.as_str().to_string(),
+                file_type: unit.file_type.as_str().to_string(),
+                local,
+                // The first line: the unit's own title (the file's may follow).
+                title: unit
+                    .title
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string(),
+                fields,
+            },
+            clock: !(utc && midnight),
+            own_time,
+            instant: time.timestamp(),
+        }
+    }
+
+    /// The units in range (the newest `max` when there are more), oldest first; sets the
+    /// UTC offset.
+    pub fn units(&mut self, max: usize) -> Result<Vec<ScannedUnit>, SearchError> {
+        let filter = UnitFilter {
             time_start: self.lower,
             time_end: self.upper,
-            ..UnitFilter::default()
+            ..self.folder_filter()
         };
         let matches = self
             .snapshot
@@ -205,39 +306,13 @@ impl<'a> Scan<'a> {
                 matches.total, self.units_scanned
             ));
         }
-        let mut allowed: HashMap<String, bool> = HashMap::new();
-        let mut mtimes: HashMap<String, Option<i64>> = HashMap::new();
-        let mut read = Vec::new();
+        let read = self.read(matches.hits)?;
         let mut offsets: BTreeMap<i32, u64> = BTreeMap::new();
-        for (key, _) in matches.hits {
-            let unit = self.snapshot.unit(key)?;
-            let guard = &mut self.guard;
-            if !*allowed
-                .entry(unit.file_id.clone())
-                .or_insert_with(|| guard.allows(&unit.path))
-            {
-                continue;
-            }
-            let time = DateTime::parse_from_rfc3339(&unit.content_time_text).unwrap_or_else(|_| {
-                DateTime::from_timestamp(unit.content_time, 0)
-                    .unwrap_or_default()
-                    .fixed_offset()
-            });
-            let mtime = match mtimes.get(&unit.file_id) {
-                Some(mtime) => *mtime,
-                None => {
-                    let record = self.engine.backend().file_by_id(&unit.file_id)?;
-                    let mtime = record.map(|r| r.mtime_ns.div_euclid(1_000_000_000));
-                    mtimes.insert(unit.file_id.clone(), mtime);
-                    mtime
-                }
-            };
-            let own_time = mtime != Some(unit.content_time);
+        for (_, time, own_time) in &read {
             let offset = time.offset().local_minus_utc();
-            if offset != 0 && own_time {
+            if offset != 0 && *own_time {
                 *offsets.entry(offset).or_default() += 1;
             }
-            read.push((unit, time, own_time));
         }
         self.offset_seconds = match self.offset_given {
             Some(seconds) => seconds,
@@ -253,44 +328,11 @@ impl<'a> Scan<'a> {
                 common
             }
         };
-        let mut units = Vec::new();
-        for (unit, time, own_time) in read {
-            let utc = time.offset().local_minus_utc() == 0;
-            let midnight = time.time().num_seconds_from_midnight() == 0;
-            let local = if utc && !midnight {
-                self.shifted(time.timestamp())
-            } else {
-                time.naive_local()
-            };
-            if !self.in_range(local, time.timestamp()) {
-                continue;
-            }
-            let fields = unit
-                .fields
-                .into_iter()
-                .filter(|(k, _)| ROUTINE_FIELDS.contains(&k.as_str()))
-                .collect();
-            units.push(ScannedUnit {
-                sample: UnitSample {
-                    unit_id: unit.unit_id,
-                    path: unit.path,
-                    kind: unit.kind.as_str().to_string(),
-                    file_type: unit.file_type.as_str().to_string(),
-                    local,
-                    // The first line: the unit's own title (the file's may follow).
-                    title: unit
-                        .title
-                        .lines()
-                        .next()
-                        .unwrap_or_default()
-                        .trim()
-                        .to_string(),
-                    fields,
-                },
-                clock: !(utc && midnight),
-                own_time,
-            });
-        }
+        let mut units: Vec<ScannedUnit> = read
+            .into_iter()
+            .map(|(unit, time, own_time)| self.scanned(unit, time, own_time))
+            .filter(|u| self.in_range(u.sample.local, u.instant))
+            .collect();
         units.sort_by(|a, b| {
             (a.sample.local, &a.sample.path, &a.sample.unit_id).cmp(&(
                 b.sample.local,
@@ -299,6 +341,50 @@ impl<'a> Scan<'a> {
             ))
         });
         Ok(units)
+    }
+
+    /// Calendar events with a recurrence rule starting before the range ends, whenever
+    /// they start (a weekly rule begun last year recurs in this month), the newest `max`.
+    pub fn rule_events(&mut self, max: usize) -> Result<Vec<ScannedUnit>, SearchError> {
+        let filter = UnitFilter {
+            kinds: vec!["event".to_string()],
+            time_end: self.upper,
+            ..self.folder_filter()
+        };
+        let matches = self
+            .snapshot
+            .by_time(None, &filter, max, TimeOrder::NewestFirst)?;
+        let read = self.read(matches.hits)?;
+        Ok(read
+            .into_iter()
+            .filter(|(unit, ..)| {
+                unit.fields
+                    .get("rrule")
+                    .is_some_and(|r| !r.trim().is_empty())
+            })
+            .map(|(unit, time, own_time)| self.scanned(unit, time, own_time))
+            .collect())
+    }
+
+    /// The local dates the range covers (`None`: open), for expanding rules.
+    pub fn date_range(&self) -> (Option<NaiveDate>, Option<NaiveDate>) {
+        match self.wall {
+            Some((a, b)) => (
+                Some(a.date()),
+                Some((b - chrono::Duration::seconds(1)).date()),
+            ),
+            None => (
+                self.lower.map(|t| self.shifted(t).date()),
+                self.upper.map(|t| self.shifted(t - 1).date()),
+            ),
+        }
+    }
+
+    /// Whether a local time is in range (for times with no instant of their own, such
+    /// as occurrences of a rule: their instant is taken in the routine's offset).
+    pub fn local_in_range(&self, local: NaiveDateTime) -> bool {
+        let unix = local.and_utc().timestamp() - i64::from(self.offset_seconds);
+        self.in_range(local, unix)
     }
 
     /// Activity events in range, oldest first, at most `max`.

@@ -12,7 +12,7 @@ use super::input::UnitSample;
 
 /// Occurrences of one title at one weekday and hour that make a series.
 pub const MIN_REPEATS: usize = 3;
-/// Occurrences an `rrule` is expanded to at most when counting.
+/// Days an `rrule` is expanded over at most (× 7) and occurrences counted at most.
 const MAX_EXPANSION: u64 = 5000;
 
 /// One recurring series.
@@ -36,7 +36,8 @@ pub struct Series {
     pub evidence: EvidenceList,
 }
 
-/// The series among `units` (calendar events; other units are ignored).
+/// The series among `units` (calendar events; other units are ignored). Units with a
+/// rule are series of their own; the others are grouped by title, weekday and hour.
 pub fn series(units: &[&UnitSample], cap: usize) -> Vec<Series> {
     let mut found = Vec::new();
     let mut repeated: BTreeMap<(String, usize, u32), Vec<&UnitSample>> = BTreeMap::new();
@@ -94,38 +95,140 @@ pub fn series(units: &[&UnitSample], cap: usize) -> Vec<Series> {
     found
 }
 
-fn rule_series(unit: &UnitSample, rule: &str, cap: usize) -> Series {
-    let parts: BTreeMap<String, String> = rule
-        .split(';')
-        .filter_map(|p| p.split_once('='))
-        .map(|(k, v)| (k.trim().to_ascii_uppercase(), v.trim().to_string()))
-        .collect();
-    let mut weekdays: Vec<usize> = parts
-        .get("BYDAY")
-        .map(|days| days.split(',').filter_map(weekday_of).collect())
-        .unwrap_or_default();
-    if weekdays.is_empty() {
-        weekdays.push(unit.local.weekday().num_days_from_monday() as usize);
-    }
-    weekdays.sort_unstable();
-    weekdays.dedup();
-    let until = parts.get("UNTIL").and_then(|u| until_date(u));
-    let exdates: Vec<NaiveDate> = unit
-        .fields
-        .get("exdates")
-        .map(|d| {
-            d.split(',')
-                .filter_map(|d| NaiveDate::parse_from_str(d.trim(), "%Y-%m-%d").ok())
-                .collect()
+/// A recurrence rule read from an event unit (daily and weekly rules are expanded;
+/// other frequencies are only described).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rule {
+    start: NaiveDate,
+    /// `Some(true)` weekly, `Some(false)` daily, `None` another frequency.
+    weekly: Option<bool>,
+    interval: i64,
+    /// 0 = Monday.
+    weekdays: Vec<usize>,
+    until: Option<NaiveDate>,
+    count: Option<u64>,
+    exdates: Vec<NaiveDate>,
+}
+
+impl Rule {
+    /// The rule of an event unit with an `rrule` field.
+    pub fn of(unit: &UnitSample) -> Option<Rule> {
+        let text = unit.fields.get("rrule").filter(|r| !r.trim().is_empty())?;
+        let parts: BTreeMap<String, String> = text
+            .split(';')
+            .filter_map(|p| p.split_once('='))
+            .map(|(k, v)| (k.trim().to_ascii_uppercase(), v.trim().to_string()))
+            .collect();
+        let mut weekdays: Vec<usize> = parts
+            .get("BYDAY")
+            .map(|days| days.split(',').filter_map(weekday_of).collect())
+            .unwrap_or_default();
+        if weekdays.is_empty() {
+            weekdays.push(unit.local.weekday().num_days_from_monday() as usize);
+        }
+        weekdays.sort_unstable();
+        weekdays.dedup();
+        Some(Rule {
+            start: unit.local.date(),
+            weekly: match parts.get("FREQ").map(String::as_str) {
+                Some("WEEKLY") => Some(true),
+                Some("DAILY") => Some(false),
+                _ => None,
+            },
+            interval: parts
+                .get("INTERVAL")
+                .and_then(|i| i.parse::<i64>().ok())
+                .filter(|&i| i > 0)
+                .unwrap_or(1),
+            weekdays,
+            until: parts.get("UNTIL").and_then(|u| until_date(u)),
+            count: parts.get("COUNT").and_then(|c| c.parse::<u64>().ok()),
+            exdates: unit
+                .fields
+                .get("exdates")
+                .map(|d| {
+                    d.split(',')
+                        .filter_map(|d| NaiveDate::parse_from_str(d.trim(), "%Y-%m-%d").ok())
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
-        .unwrap_or_default();
-    let (count, last) = occurrences(unit.local.date(), &parts, &weekdays, until, &exdates);
+    }
+
+    /// Occurrence dates from the start up to `stop` (inclusive; `None`: the rule's own
+    /// end), at most `limit`; only the first date for a rule that is not daily or weekly.
+    pub fn dates(&self, stop: Option<NaiveDate>, limit: usize) -> Vec<NaiveDate> {
+        let Some(weekly) = self.weekly else {
+            return vec![self.start];
+        };
+        let monday =
+            |d: NaiveDate| d - Duration::days(i64::from(d.weekday().num_days_from_monday()));
+        let mut dates = Vec::new();
+        let mut day = self.start;
+        // COUNT counts excluded dates too (RFC 5545); they are not occurrences.
+        let mut generated = 0;
+        for _ in 0..MAX_EXPANSION * 7 {
+            let past = |end: Option<NaiveDate>| end.is_some_and(|end| day > end);
+            if past(self.until) || past(stop) || self.count.is_some_and(|c| generated >= c) {
+                break;
+            }
+            if dates.len() >= limit {
+                break;
+            }
+            let on = if weekly {
+                (monday(day) - monday(self.start)).num_days() / 7 % self.interval == 0
+                    && self
+                        .weekdays
+                        .contains(&(day.weekday().num_days_from_monday() as usize))
+            } else {
+                (day - self.start).num_days() % self.interval == 0
+            };
+            if on {
+                generated += 1;
+                if !self.exdates.contains(&day) {
+                    dates.push(day);
+                }
+            }
+            day += Duration::days(1);
+        }
+        dates
+    }
+
+    /// Whether the rule ends (`COUNT` or `UNTIL`).
+    pub fn ends(&self) -> bool {
+        self.count.is_some() || self.until.is_some()
+    }
+
+    /// Occurrences and last date; `None` for an open-ended rule, and the rule's own
+    /// figures for one that is not expanded.
+    fn extent(&self) -> (Option<u64>, Option<NaiveDate>) {
+        if !self.ends() {
+            return (None, None);
+        }
+        if self.weekly.is_none() {
+            return (self.count, self.until);
+        }
+        let dates = self.dates(None, MAX_EXPANSION as usize);
+        (Some(dates.len() as u64), dates.last().copied())
+    }
+}
+
+fn rule_series(unit: &UnitSample, text: &str, cap: usize) -> Series {
+    let rule = Rule::of(unit);
+    let (count, last) = rule.as_ref().map(Rule::extent).unwrap_or((None, None));
     let mut evidence = EvidenceList::default();
     evidence.push(Evidence::unit(&unit.path, &unit.unit_id, unit.local), cap);
     Series {
         title: unit.title.trim().to_string(),
         source: "rrule",
-        weekdays: weekdays.iter().map(|&d| WEEKDAYS[d].to_string()).collect(),
+        weekdays: rule
+            .map(|r| {
+                r.weekdays
+                    .iter()
+                    .map(|&d| WEEKDAYS[d].to_string())
+                    .collect()
+            })
+            .unwrap_or_default(),
         local_time: unit
             .fields
             .get("time_of_day")
@@ -134,7 +237,7 @@ fn rule_series(unit: &UnitSample, rule: &str, cap: usize) -> Series {
         count,
         first: unit.local.date().to_string(),
         last: last.map(|d| d.to_string()),
-        rrule: Some(rule.to_string()),
+        rrule: Some(text.to_string()),
         evidence,
     }
 }
@@ -154,57 +257,6 @@ fn weekday_of(code: &str) -> Option<usize> {
 /// common case; east of UTC it may be a day late).
 fn until_date(value: &str) -> Option<NaiveDate> {
     NaiveDate::parse_from_str(value.get(..8)?, "%Y%m%d").ok()
-}
-
-/// Occurrences and last date of a daily or weekly rule with `COUNT` or `UNTIL`; `None`
-/// for open-ended rules and other frequencies (their count is unknown here).
-fn occurrences(
-    start: NaiveDate,
-    parts: &BTreeMap<String, String>,
-    weekdays: &[usize],
-    until: Option<NaiveDate>,
-    exdates: &[NaiveDate],
-) -> (Option<u64>, Option<NaiveDate>) {
-    let count_limit = parts.get("COUNT").and_then(|c| c.parse::<u64>().ok());
-    if count_limit.is_none() && until.is_none() {
-        return (None, None);
-    }
-    let interval = parts
-        .get("INTERVAL")
-        .and_then(|i| i.parse::<i64>().ok())
-        .filter(|&i| i > 0)
-        .unwrap_or(1);
-    let weekly = match parts.get("FREQ").map(String::as_str) {
-        Some("WEEKLY") => true,
-        Some("DAILY") => false,
-        _ => return (count_limit, until),
-    };
-    let week_of = |d: NaiveDate| (d - start).num_days().div_euclid(7);
-    let mut day = start;
-    // COUNT counts excluded dates too (RFC 5545); they are not occurrences.
-    let mut generated = 0;
-    let mut kept = 0;
-    let mut last = None;
-    for _ in 0..MAX_EXPANSION * 7 {
-        if until.is_some_and(|u| day > u) || count_limit.is_some_and(|c| generated >= c) {
-            break;
-        }
-        let on = if weekly {
-            week_of(day) % interval == 0
-                && weekdays.contains(&(day.weekday().num_days_from_monday() as usize))
-        } else {
-            (day - start).num_days() % interval == 0
-        };
-        if on {
-            generated += 1;
-            if !exdates.contains(&day) {
-                kept += 1;
-                last = Some(day);
-            }
-        }
-        day += Duration::days(1);
-    }
-    (Some(kept), last)
 }
 
 #[cfg(test)]
@@ -281,6 +333,43 @@ mod tests {
         let gym = found.iter().find(|s| s.title == "Gym").unwrap();
         assert_eq!((gym.count, gym.last.as_deref()), (None, None));
         assert_eq!(gym.weekdays, vec!["tuesday"]);
+    }
+
+    #[test]
+    fn rule_dates_stop_at_the_range_and_skip_exdates() {
+        // Every other week on Monday and Thursday, starting on a Thursday: weeks are
+        // counted Monday to Sunday.
+        let unit = event(
+            "x",
+            "X",
+            "2025-10-09T08:00:00+00:00",
+            &[
+                ("rrule", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
+                ("exdates", "2025-10-23"),
+            ],
+        );
+        let rule = Rule::of(&unit).unwrap();
+        assert!(!rule.ends());
+        let stop = NaiveDate::from_ymd_opt(2025, 11, 6);
+        let dates: Vec<String> = rule
+            .dates(stop, 100)
+            .iter()
+            .map(|d| d.to_string())
+            .collect();
+        assert_eq!(
+            dates,
+            vec!["2025-10-09", "2025-10-20", "2025-11-03", "2025-11-06"]
+        );
+        assert_eq!(rule.dates(stop, 2).len(), 2);
+        let monthly = event(
+            "m",
+            "M",
+            "2025-10-09T08:00:00+00:00",
+            &[("rrule", "FREQ=MONTHLY;COUNT=3")],
+        );
+        let rule = Rule::of(&monthly).unwrap();
+        assert_eq!(rule.dates(stop, 100).len(), 1);
+        assert_eq!(series(&[&monthly], 1)[0].count, Some(3));
     }
 
     #[test]
