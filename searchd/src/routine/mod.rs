@@ -152,14 +152,23 @@ impl Engine {
     ) -> Result<(Grid, Vec<sample::ScannedUnit>), SearchError> {
         let rules = scan.rule_events(MAX_RULE_EVENTS)?;
         let (from, to) = scan.date_range();
+        // Open-ended rules run to the range's end, else to the newest dated content (not
+        // to a file's modification time: a copied profile's files are all dated today).
+        let open_end = scan.reference_date_given.unwrap_or_else(|| {
+            units
+                .iter()
+                .filter(|u| u.own_time)
+                .map(|u| u.sample.local.date())
+                .max()
+                .unwrap_or(scan.reference_date)
+        });
         if to.is_none()
             && rules
                 .iter()
                 .any(|u| series::Rule::of(&u.sample).is_some_and(|r| !r.ends()))
         {
             scan.notes.push(format!(
-                "calendar: open-ended recurring events counted up to {} (the newest content)",
-                scan.reference_date
+                "calendar: open-ended recurring events counted up to {open_end} (the newest dated content, or reference_time)"
             ));
         }
         let mut grid = GridBuilder::new(cap);
@@ -169,7 +178,7 @@ impl Engine {
                 continue;
             };
             let mut any = false;
-            let stop = to.or((!rule.ends()).then_some(scan.reference_date));
+            let stop = to.or((!rule.ends()).then_some(open_end));
             for date in rule.dates(stop, usize::MAX) {
                 let local = date.and_time(unit.sample.local.time());
                 if from.is_some_and(|f| date < f) || !scan.local_in_range(local) {

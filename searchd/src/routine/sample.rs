@@ -49,6 +49,8 @@ pub struct Scan<'a> {
     /// The newest content time's date (or `reference_time`'s): where open-ended rules
     /// stop without a range end.
     pub reference_date: NaiveDate,
+    /// `reference_time`'s date, when given.
+    pub reference_date_given: Option<NaiveDate>,
     offset_given: Option<i32>,
     sources: Vec<String>,
     /// The UTC offset used for activity (and UTC content times), seconds.
@@ -111,6 +113,10 @@ impl<'a> Scan<'a> {
             .date();
         let mut scan = Scan {
             reference_date,
+            reference_date_given: params
+                .reference_time
+                .and_then(|t| DateTime::from_timestamp(t, 0))
+                .map(|t| t.date_naive()),
             engine,
             snapshot,
             guard: engine.guard(),
