@@ -297,7 +297,9 @@ fn routine_grids_series_people_and_habits_with_evidence() {
         overall,
         vec![("Carl Diaz", 4), ("Ana Silva", 3), ("Bo Chen", 2)]
     );
-    let weeks: Vec<(&str, u64, Vec<(&str, u64)>)> = people["weeks"]
+    /// `(week, units, [(address, count)])`.
+    type Week<'a> = (&'a str, u64, Vec<(&'a str, u64)>);
+    let weeks: Vec<Week> = people["weeks"]
         .as_array()
         .unwrap()
         .iter()
