@@ -80,6 +80,30 @@ fn cells(grid: &Value) -> Vec<(String, u64, u64, Vec<String>)> {
         .collect()
 }
 
+/// One text field of each evidence entry of a figure.
+fn evidence_of<'a>(figure: &'a Value, field: &str) -> Vec<&'a str> {
+    figure["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e[field].as_str().unwrap())
+        .collect()
+}
+
+/// `(name, count)` of a list of objects: `name` and `count` are JSON pointers.
+fn pairs<'a>(list: &'a Value, name: &str, count: &str) -> Vec<(&'a str, u64)> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|item| {
+            (
+                item.pointer(name).and_then(Value::as_str).unwrap(),
+                item.pointer(count).and_then(Value::as_u64).unwrap(),
+            )
+        })
+        .collect()
+}
+
 fn strings(values: &[&str]) -> Vec<String> {
     values.iter().map(|s| s.to_string()).collect()
 }
@@ -205,50 +229,20 @@ fn routine_grids_series_people_and_habits_with_evidence() {
         ),
         (Some("wednesday"), Some(18), Some(8))
     );
-    let choir_times: Vec<&str> = choir_cell["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["time"].as_str().unwrap())
-        .collect();
+    let choir_times = evidence_of(choir_cell, "time");
     assert_eq!(
         choir_times,
         vec!["2025-10-01T18:30", "2025-10-08T18:30", "2025-10-15T18:30"]
     );
-    let unit_ids: Vec<&str> = all["content"]["cells"][0]["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["unit_id"].as_str().unwrap())
-        .collect();
+    let unit_ids = evidence_of(&all["content"]["cells"][0], "unit_id");
     assert_eq!(unit_ids.len(), 3);
     assert!(unit_ids.windows(2).all(|w| w[0] != w[1]), "{unit_ids:?}");
-    let folders: Vec<(&str, u64)> = all["by_folder"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["folder"].as_str().unwrap(),
-                f["content"]["total"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let folders = pairs(&all["by_folder"], "/folder", "/content/total");
     assert!(
         folders.contains(&("Calendar", 5)) && folders.contains(&("Mail", 3)),
         "{folders:?}"
     );
-    let types: Vec<(&str, u64)> = all["content_by_type"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| {
-            (
-                g["name"].as_str().unwrap(),
-                g["grid"]["total"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let types = pairs(&all["content_by_type"], "/name", "/grid/total");
     assert_eq!(types, vec![("ics", 5), ("eml", 3)]);
 
     // Series: the rule (8 Wednesdays) and the three separate Saturday matches.
@@ -273,12 +267,7 @@ fn routine_grids_series_people_and_habits_with_evidence() {
         (series[1]["first"].as_str(), series[1]["last"].as_str()),
         (Some("2025-10-04"), Some("2025-10-18"))
     );
-    let times: Vec<&str> = series[1]["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["time"].as_str().unwrap())
-        .collect();
+    let times = evidence_of(&series[1], "time");
     assert_eq!(
         times,
         vec!["2025-10-04T10:00", "2025-10-11T10:00", "2025-10-18T10:00"]
@@ -287,12 +276,7 @@ fn routine_grids_series_people_and_habits_with_evidence() {
     // People: the owner is on every mail and left out; per ISO week.
     let people = &all["people"];
     assert_eq!(people["owner"], "me@home.example");
-    let overall: Vec<(&str, u64)> = people["overall"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p["name"].as_str().unwrap(), p["count"].as_u64().unwrap()))
-        .collect();
+    let overall = pairs(&people["overall"], "/name", "/count");
     assert_eq!(
         overall,
         vec![("Carl Diaz", 4), ("Ana Silva", 3), ("Bo Chen", 2)]
@@ -337,23 +321,13 @@ fn routine_grids_series_people_and_habits_with_evidence() {
         ana["roles"],
         serde_json::json!({"cc": 1, "from": 1, "organizer": 1})
     );
-    let ana_evidence: Vec<&str> = ana["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["path"].as_str().unwrap())
-        .collect();
+    let ana_evidence = evidence_of(ana, "path");
     assert_eq!(ana_evidence, vec![ANA_MAIL, "Calendar/choir.ics", BO_MAIL]);
 
     // Habits: folders by files, date prefixes, version suffixes.
     let habits = &all["habits"];
     assert_eq!(habits["files"], 9);
-    let by_files: Vec<(&str, u64)> = habits["folders_by_files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| (f["folder"].as_str().unwrap(), f["count"].as_u64().unwrap()))
-        .collect();
+    let by_files = pairs(&habits["folders_by_files"], "/folder", "/count");
     assert_eq!(
         by_files,
         vec![
@@ -423,28 +397,13 @@ fn routine_grids_series_people_and_habits_with_evidence() {
         .map(|e| e["seq"].as_i64().unwrap())
         .collect();
     assert_eq!(seqs, vec![seq2, seq3]);
-    let kinds: Vec<(&str, u64)> = week["activity_by_kind"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| {
-            (
-                g["name"].as_str().unwrap(),
-                g["grid"]["total"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let kinds = pairs(&week["activity_by_kind"], "/name", "/grid/total");
     assert_eq!(kinds, vec![("modified", 2), ("read", 1), ("renamed", 1)]);
     // Content that week: Carl's mail, the dentist, one tennis match.
     assert_eq!(week["content"]["total"], 3, "{week}");
     // Files of that week (by modification time): the week's standup note.
     assert_eq!(week["habits"]["files"], 1, "{week}");
-    let active: Vec<(&str, u64)> = week["habits"]["folders_by_activity"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| (f["folder"].as_str().unwrap(), f["count"].as_u64().unwrap()))
-        .collect();
+    let active = pairs(&week["habits"]["folders_by_activity"], "/folder", "/count");
     assert_eq!(active, vec![("Notes", 3), ("Mail/Inbox", 1)]);
 
     // A folder, by query string; evidence capped.

@@ -9,15 +9,7 @@ use serde::Serialize;
 use super::evidence::{Evidence, EvidenceList};
 
 /// Lower-case weekday names, Monday first.
-pub const WEEKDAYS: [&str; 7] = [
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
+pub use converters::unit::WEEKDAY_NAMES as WEEKDAYS;
 
 /// One non-empty hour of one weekday.
 #[derive(Debug, Clone, PartialEq, Serialize)]
