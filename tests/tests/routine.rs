@@ -518,6 +518,9 @@ fn routine_grids_series_people_and_habits_with_evidence() {
         assert_eq!(people.weeks[0].week, "2025-W41");
         assert_eq!(people.weeks[0].people[0].name, "Carl Diaz");
         assert_eq!(people.weeks[0].people[0].count, 2);
+        // The owner is found over the whole profile's mail, not this week's one message.
+        assert_eq!(people.owner, "me@home.example");
+        assert_eq!(people.weeks[0].people.len(), 1, "{people:?}");
         assert!(!people.weeks[0].people[0].evidence[0].unit_id.is_empty());
         assert!(reply.activity_available);
         assert_eq!(reply.events_scanned, 4);

@@ -43,6 +43,8 @@ pub const DEFAULT_TOP: usize = 8;
 pub const MAX_TOP: usize = 50;
 /// ISO weeks listed at most (the newest).
 pub const MAX_WEEKS: usize = 53;
+/// Messages read at most (the newest of the whole profile) to find the owner.
+pub const MAX_OWNER_MESSAGES: usize = 2000;
 /// Calendar events with a recurrence rule read at most.
 pub const MAX_RULE_EVENTS: usize = 2000;
 /// Cells listed per folder or kind grid (the overall grids list every busy cell).
@@ -304,7 +306,9 @@ impl Engine {
             .collect();
         series_input.extend(active_rules.iter().map(|u| &u.sample));
         let series = series::series(&series_input, cap);
-        let people = people::people(&samples, top, MAX_WEEKS, cap);
+        let mail = scan.messages(MAX_OWNER_MESSAGES)?;
+        let mail: Vec<&input::UnitSample> = mail.iter().map(|u| &u.sample).collect();
+        let people = people::people(&samples, &mail, top, MAX_WEEKS, cap);
         if people.weeks_omitted > 0 {
             scan.notes.push(format!(
                 "people: the newest {MAX_WEEKS} weeks listed, {} older omitted",

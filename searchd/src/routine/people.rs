@@ -234,12 +234,20 @@ fn iso_week(date: NaiveDate) -> (String, NaiveDate) {
 }
 
 /// People per week and overall, `top` per list, the newest `max_weeks` weeks.
-pub fn people(units: &[&UnitSample], top: usize, max_weeks: usize, cap: usize) -> People {
-    let owner = owner_of(units);
+/// The owner is found among `mail`: the profile's messages, whatever the range or
+/// folder (a week of two messages says little about whose mailbox it is).
+pub fn people(
+    units: &[&UnitSample],
+    mail: &[&UnitSample],
+    top: usize,
+    max_weeks: usize,
+    cap: usize,
+) -> People {
+    let owner = owner_of(mail);
     // The owner's other addresses go by the same name.
     let owner_names = owner
         .as_deref()
-        .map(|o| names_of(units, o))
+        .map(|o| names_of(mail, o))
         .unwrap_or_default();
     let mut overall: HashMap<String, Tally> = HashMap::new();
     let mut weeks: BTreeMap<(String, NaiveDate), (u64, HashMap<String, Tally>)> = BTreeMap::new();
@@ -364,7 +372,7 @@ mod tests {
             ),
         ];
         let refs: Vec<&UnitSample> = units.iter().collect();
-        let result = people(&refs, 10, 10, 5);
+        let result = people(&refs, &refs, 10, 10, 5);
         assert_eq!(result.owner.as_deref(), Some("me@home.org"));
         let weeks: Vec<_> = result
             .weeks
@@ -403,7 +411,7 @@ mod tests {
             vec![("ana@x.org", 3), ("bo@x.org", 3), ("carl@x.org", 1)]
         );
         // Only the newest week when one is asked for.
-        let newest = people(&refs, 1, 1, 5);
+        let newest = people(&refs, &refs, 1, 1, 5);
         assert_eq!(newest.weeks_omitted, 1);
         assert_eq!(newest.weeks[0].week, "2025-W41");
         assert_eq!(newest.weeks[0].people.len(), 1);

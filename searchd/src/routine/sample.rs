@@ -372,6 +372,22 @@ impl<'a> Scan<'a> {
             .collect())
     }
 
+    /// The profile's newest `max` messages, whatever the range or folder.
+    pub fn messages(&mut self, max: usize) -> Result<Vec<ScannedUnit>, SearchError> {
+        let filter = UnitFilter {
+            kinds: vec!["message".to_string()],
+            ..UnitFilter::default()
+        };
+        let matches = self
+            .snapshot
+            .by_time(None, &filter, max, TimeOrder::NewestFirst)?;
+        let read = self.read(matches.hits)?;
+        Ok(read
+            .into_iter()
+            .map(|(unit, time, own_time)| self.scanned(unit, time, own_time))
+            .collect())
+    }
+
     /// The local dates the range covers (`None`: open), for expanding rules.
     pub fn date_range(&self) -> (Option<NaiveDate>, Option<NaiveDate>) {
         match self.wall {
