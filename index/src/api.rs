@@ -352,13 +352,13 @@ pub trait SearchBackend: UnitSource {
     /// Vectors held in a space (0 when the space is unknown).
     fn vector_count(&self, space: VectorSpace<'_>) -> Result<usize, StoreError>;
     fn stats(&self) -> Result<BackendStats, StoreError>;
-    /// Events of the activity log matching `query` (oldest first), or `None` when this
-    /// backend keeps no activity log (the log lives in the embedded index's manifest).
+    /// Events of the activity log matching `query`, oldest first (a backend without a
+    /// log has none).
     fn activity(
         &self,
         _query: &crate::activity::ActivityQuery,
-    ) -> Result<Option<Vec<crate::activity::ActivityEvent>>, StoreError> {
-        Ok(None)
+    ) -> Result<Vec<crate::activity::ActivityEvent>, StoreError> {
+        Ok(Vec::new())
     }
 }
 

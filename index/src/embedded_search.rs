@@ -185,8 +185,8 @@ impl SearchBackend for EmbeddedBackend {
     fn activity(
         &self,
         query: &crate::activity::ActivityQuery,
-    ) -> Result<Option<Vec<crate::activity::ActivityEvent>>, StoreError> {
-        Ok(Some(self.handle.manifest()?.activity(query)?))
+    ) -> Result<Vec<crate::activity::ActivityEvent>, StoreError> {
+        Ok(self.handle.manifest()?.activity(query)?)
     }
 }
 

@@ -427,14 +427,17 @@ impl<'a> Scan<'a> {
             limit: max + 1,
             ..ActivityQuery::default()
         };
-        let Some(mut events) = self.engine.backend().activity(&query)? else {
+        // Only the embedded index keeps the activity log (in its manifest); other
+        // backends answer no events.
+        if self.engine.backend().name() != "embedded" {
             self.activity_available = false;
             self.notes.push(format!(
                 "the {} backend keeps no activity log (it lives in the embedded index folder): activity figures are empty",
                 self.engine.backend().name()
             ));
             return Ok(Vec::new());
-        };
+        }
+        let mut events = self.engine.backend().activity(&query)?;
         if events.len() > max {
             events.truncate(max);
             self.truncated = true;
