@@ -13,14 +13,14 @@
 //! - `POST /api/timeline`: `{"start", "end"}` (Unix seconds) or `{"when": "last week"}`,
 //!   optional `"query"`, `"reference_time"`, `"max_units"`: files and units in the range
 //!   grouped by day and folder, like the gRPC `Timeline`.
-//! - `GET /api/routine?…` or `POST /api/routine` (JSON): the procedural channel (weekday ×
-//!   hour grids, calendar series, people per week, folders and naming habits, with
-//!   evidence), like the gRPC `Routine`; see [`crate::routine`].
 //! - `"context": N` in `/retrieve`, `/search` and `/api/search` adds the N neighbouring
 //!   units on each side of every hit (metadata `"context": true`).
 //! - `GET /health`, `GET /api/stats`.
 //!   Each result's metadata holds Dentate's flat fields (`file_path`, `page`, `start`, …)
 //!   and HippoCamp's nested `file_info`, `segment_info` and `chunk_meta`.
+//! - `GET /api/routine?…` or `POST /api/routine` (JSON): the procedural channel (weekday ×
+//!   hour grids, calendar series, people per week, folders and naming habits, with
+//!   evidence), like the gRPC `Routine`; see [`crate::routine`].
 //! - `GET /api/list_files?pattern=GLOB&limit=N` (Dentate's own listing, with sizes and
 //!   unit counts): `{"success", "data": {"files", "truncated"}, "error"}`.
 //! - HippoCamp's WebUI file API (`/api/files/list`, `/api/files`, `/api/return_txt`,
