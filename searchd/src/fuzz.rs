@@ -239,6 +239,8 @@ const HTTP_SEEDS: &[&str] = &[
     "POST /retrieve\n{\"query\": \"x\", \"fusion\": \"rrf\", \"rrf_k\": 10, \"mode\": \"bm25\"}",
     "POST /api/timeline\n{\"when\": \"last week\", \"query\": \"choir\", \"max_units\": 10}",
     "POST /api/timeline\n{\"start\": 0, \"end\": 2000000000, \"reference_time\": 1700000000}",
+    "GET /api/routine?when=last+month&folder=Documents&evidence=5&top=3&sources=trace,watch\n",
+    "POST /api/routine\n{\"start\": 0, \"end\": 2000000000, \"utc_offset_minutes\": -420, \"max_units\": 50, \"max_events\": 10}",
     "GET /health\n",
     "GET /api/stats\n",
     "GET /api/list_files?pattern=**/*.pdf&limit=5\n",

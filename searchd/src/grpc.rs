@@ -334,6 +334,15 @@ impl Dentate for DentateService {
         }))
     }
 
+    async fn routine(
+        &self,
+        request: Request<pb::RoutineRequest>,
+    ) -> Result<Response<pb::RoutineResponse>, Status> {
+        let params = crate::routine::proto::params_of(request.into_inner());
+        let outcome = self.blocking(move |e| e.routine(params)).await?;
+        Ok(Response::new(crate::routine::proto::response_of(outcome)))
+    }
+
     async fn render(
         &self,
         request: Request<pb::RenderRequest>,

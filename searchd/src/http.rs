@@ -22,6 +22,9 @@
 //! - `GET /health`, `GET /api/stats`.
 //!   Each result's metadata holds Dentate's flat fields (`file_path`, `page`, `start`, …)
 //!   and HippoCamp's nested `file_info`, `segment_info` and `chunk_meta`.
+//! - `GET /api/routine?…` or `POST /api/routine` (JSON): the procedural channel (weekday ×
+//!   hour grids, calendar series, people per week, folders and naming habits, with
+//!   evidence), like the gRPC `Routine`; see [`crate::routine`].
 //! - `GET /api/list_files?pattern=GLOB&limit=N` (Dentate's own listing, with sizes and
 //!   unit counts): `{"success", "data": {"files", "truncated"}, "error"}`.
 //! - HippoCamp's WebUI file API (`/api/files/list`, `/api/files`, `/api/return_txt`,
@@ -62,6 +65,10 @@ pub fn router_with_output(engine: Arc<Engine>, output: crate::hippocamp::OutputD
         .route("/search", post(retrieve))
         .route("/api/search", post(grouped_search))
         .route("/api/timeline", post(timeline))
+        .route(
+            "/api/routine",
+            get(crate::routine::http::get).post(crate::routine::http::post),
+        )
         .route("/api/stats", get(stats))
         .route("/api/list_files", get(list_files))
         .with_state(engine.clone())

@@ -31,6 +31,7 @@ pub mod profiles;
 pub mod query;
 pub mod ranged;
 pub mod render;
+pub mod routine;
 pub mod server;
 pub mod time;
 pub mod timeline;

@@ -23,6 +23,7 @@ mod profiles;
 mod qdrant;
 mod query_activity;
 mod realworld;
+mod routine;
 mod safety;
 mod sample;
 mod watch;

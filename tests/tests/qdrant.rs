@@ -144,4 +144,23 @@ fn a_profile_synced_to_qdrant_is_served_like_the_embedded_index() {
         units(&remote.post("/api/timeline", &window).1),
         units(&embedded.post("/api/timeline", &window).1)
     );
+    // The routine reads the same units and records through the storage boundary; the
+    // activity log stays with the embedded index.
+    let (status, local) = embedded.get("/api/routine");
+    assert_eq!(status, 200, "{local}");
+    let (status, served) = remote.get("/api/routine");
+    assert_eq!(status, 200, "{served}");
+    assert_eq!(served["activity_available"], false, "{served}");
+    assert_eq!(local["activity_available"], true);
+    assert!(local["content"]["total"].as_u64().unwrap() > 0, "{local}");
+    for figure in [
+        "content",
+        "calendar",
+        "series",
+        "people",
+        "habits",
+        "by_folder",
+    ] {
+        assert_eq!(served[figure], local[figure], "{figure}");
+    }
 }

@@ -29,7 +29,7 @@ pub struct LimitArgs {
     /// least 2).
     #[arg(long, value_name = "N")]
     pub max_concurrent_search: Option<usize>,
-    /// Lexical queries and timelines worked on at once (default: twice the cores, at
+    /// Lexical queries, timelines and routines worked on at once (default: twice the cores, at
     /// least 4).
     #[arg(long, value_name = "N")]
     pub max_concurrent_lexical: Option<usize>,

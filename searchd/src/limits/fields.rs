@@ -126,7 +126,7 @@ pub fn http_class(path: &str, body: Option<&Value>) -> Class {
         "/retrieve" | "/search" | "/api/search" => {
             mode_class(body.and_then(|b| b["mode"].as_str()).unwrap_or(""))
         }
-        "/api/timeline" => Class::Lexical,
+        "/api/timeline" | "/api/routine" => Class::Lexical,
         p if p.starts_with("/api/return_img/") => Class::Render,
         _ => Class::Files,
     }
@@ -182,6 +182,14 @@ pub fn grpc_class(path: &str, body: &[u8], limits: &Limits) -> Result<Class, Rej
                 check_string("when", &request.when, limits.max_query_chars)?;
                 check_string("query", &request.query, limits.max_query_chars)?;
                 check_strings("activity_kinds", &request.activity_kinds, limits)?;
+            }
+            Ok(Class::Lexical)
+        }
+        "Routine" => {
+            if let Some(request) = message.and_then(|m| pb::RoutineRequest::decode(m).ok()) {
+                check_string("when", &request.when, limits.max_query_chars)?;
+                check_string("folder", &request.folder, limits.max_field_chars)?;
+                check_strings("sources", &request.sources, limits)?;
             }
             Ok(Class::Lexical)
         }

@@ -139,7 +139,7 @@ impl Limits {
 pub enum Class {
     /// Hybrid and dense queries (the query encoder).
     Search,
-    /// Lexical queries and timelines.
+    /// Lexical queries, timelines and routines.
     Lexical,
     /// File tools, listings, metadata, text, stats.
     Files,

@@ -145,6 +145,7 @@ fn requests_are_classified_by_route_and_mode() {
         Class::Lexical
     );
     assert_eq!(http_class("/api/timeline", None), Class::Lexical);
+    assert_eq!(http_class("/p/alice/api/routine", None), Class::Lexical);
     assert_eq!(http_class("/api/return_img/a.pdf", None), Class::Render);
     assert_eq!(http_class("/api/return_txt/a.pdf", None), Class::Files);
     assert_eq!(http_class("/health", None), Class::Exempt);
