@@ -446,7 +446,8 @@ impl<'a> Scan<'a> {
             ));
         }
         let mut samples = Vec::new();
-        for event in events {
+        // Never a path outside the profile: foreign paths a trace could not map.
+        for event in events.into_iter().filter(index::ActivityEvent::in_profile) {
             let unix = event.time_ms.div_euclid(1000);
             let local = self.shifted(unix);
             if !self.in_range(local, unix) {
