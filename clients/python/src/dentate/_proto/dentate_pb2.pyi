@@ -36,7 +36,7 @@ class TimeRange(_message.Message):
     def __init__(self, start: _Optional[int] = ..., end: _Optional[int] = ...) -> None: ...
 
 class SearchRequest(_message.Message):
-    __slots__ = ("query", "top_k", "units_per_file", "path_prefixes", "modalities", "extensions", "content_time", "mode", "explain", "fusion", "rrf_k", "lexical_weight", "disable_planner", "reference_time", "context", "autocut", "min_score")
+    __slots__ = ("query", "top_k", "units_per_file", "path_prefixes", "modalities", "extensions", "content_time", "mode", "explain", "fusion", "rrf_k", "lexical_weight", "disable_planner", "reference_time", "context", "autocut", "min_score", "activity")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     TOP_K_FIELD_NUMBER: _ClassVar[int]
     UNITS_PER_FILE_FIELD_NUMBER: _ClassVar[int]
@@ -54,6 +54,7 @@ class SearchRequest(_message.Message):
     CONTEXT_FIELD_NUMBER: _ClassVar[int]
     AUTOCUT_FIELD_NUMBER: _ClassVar[int]
     MIN_SCORE_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_FIELD_NUMBER: _ClassVar[int]
     query: str
     top_k: int
     units_per_file: int
@@ -71,7 +72,8 @@ class SearchRequest(_message.Message):
     context: int
     autocut: int
     min_score: float
-    def __init__(self, query: _Optional[str] = ..., top_k: _Optional[int] = ..., units_per_file: _Optional[int] = ..., path_prefixes: _Optional[_Iterable[str]] = ..., modalities: _Optional[_Iterable[str]] = ..., extensions: _Optional[_Iterable[str]] = ..., content_time: _Optional[_Union[TimeRange, _Mapping]] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., explain: bool = ..., fusion: _Optional[_Union[Fusion, str]] = ..., rrf_k: _Optional[float] = ..., lexical_weight: _Optional[float] = ..., disable_planner: _Optional[_Iterable[str]] = ..., reference_time: _Optional[int] = ..., context: _Optional[int] = ..., autocut: _Optional[int] = ..., min_score: _Optional[float] = ...) -> None: ...
+    activity: ActivityFilter
+    def __init__(self, query: _Optional[str] = ..., top_k: _Optional[int] = ..., units_per_file: _Optional[int] = ..., path_prefixes: _Optional[_Iterable[str]] = ..., modalities: _Optional[_Iterable[str]] = ..., extensions: _Optional[_Iterable[str]] = ..., content_time: _Optional[_Union[TimeRange, _Mapping]] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., explain: bool = ..., fusion: _Optional[_Union[Fusion, str]] = ..., rrf_k: _Optional[float] = ..., lexical_weight: _Optional[float] = ..., disable_planner: _Optional[_Iterable[str]] = ..., reference_time: _Optional[int] = ..., context: _Optional[int] = ..., autocut: _Optional[int] = ..., min_score: _Optional[float] = ..., activity: _Optional[_Union[ActivityFilter, _Mapping]] = ...) -> None: ...
 
 class Locator(_message.Message):
     __slots__ = ("page", "page_label", "slide", "sheet", "row_start", "row_end", "line_start", "line_end", "char_start", "char_end", "t_start_ms", "t_end_ms", "part", "event_uid")
@@ -209,26 +211,30 @@ class FileHit(_message.Message):
     def __init__(self, file: _Optional[_Union[FileInfo, _Mapping]] = ..., score: _Optional[float] = ..., units: _Optional[_Iterable[_Union[UnitHit, _Mapping]]] = ...) -> None: ...
 
 class SearchResponse(_message.Message):
-    __slots__ = ("files", "total_units", "took_ms", "explain")
+    __slots__ = ("files", "total_units", "took_ms", "explain", "activity")
     FILES_FIELD_NUMBER: _ClassVar[int]
     TOTAL_UNITS_FIELD_NUMBER: _ClassVar[int]
     TOOK_MS_FIELD_NUMBER: _ClassVar[int]
     EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_FIELD_NUMBER: _ClassVar[int]
     files: _containers.RepeatedCompositeFieldContainer[FileHit]
     total_units: int
     took_ms: float
     explain: Explain
-    def __init__(self, files: _Optional[_Iterable[_Union[FileHit, _Mapping]]] = ..., total_units: _Optional[int] = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ...) -> None: ...
+    activity: ActivitySummary
+    def __init__(self, files: _Optional[_Iterable[_Union[FileHit, _Mapping]]] = ..., total_units: _Optional[int] = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ..., activity: _Optional[_Union[ActivitySummary, _Mapping]] = ...) -> None: ...
 
 class RetrieveResponse(_message.Message):
-    __slots__ = ("units", "took_ms", "explain")
+    __slots__ = ("units", "took_ms", "explain", "activity")
     UNITS_FIELD_NUMBER: _ClassVar[int]
     TOOK_MS_FIELD_NUMBER: _ClassVar[int]
     EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_FIELD_NUMBER: _ClassVar[int]
     units: _containers.RepeatedCompositeFieldContainer[UnitHit]
     took_ms: float
     explain: Explain
-    def __init__(self, units: _Optional[_Iterable[_Union[UnitHit, _Mapping]]] = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ...) -> None: ...
+    activity: ActivitySummary
+    def __init__(self, units: _Optional[_Iterable[_Union[UnitHit, _Mapping]]] = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ..., activity: _Optional[_Union[ActivitySummary, _Mapping]] = ...) -> None: ...
 
 class ListFilesRequest(_message.Message):
     __slots__ = ("pattern", "limit", "include_failed")
@@ -332,21 +338,25 @@ class StatsResponse(_message.Message):
     def __init__(self, files_indexed: _Optional[int] = ..., files_failed: _Optional[int] = ..., files_skipped: _Optional[int] = ..., units: _Optional[int] = ..., units_by_kind: _Optional[_Mapping[str, int]] = ..., files_by_modality: _Optional[_Mapping[str, int]] = ..., profile_root: _Optional[str] = ..., index_dir: _Optional[str] = ..., last_commit: _Optional[str] = ..., embedding_coverage: _Optional[float] = ..., dense_status: _Optional[str] = ...) -> None: ...
 
 class TimelineRequest(_message.Message):
-    __slots__ = ("range", "when", "query", "reference_time", "max_units")
+    __slots__ = ("range", "when", "query", "reference_time", "max_units", "activity", "activity_kinds")
     RANGE_FIELD_NUMBER: _ClassVar[int]
     WHEN_FIELD_NUMBER: _ClassVar[int]
     QUERY_FIELD_NUMBER: _ClassVar[int]
     REFERENCE_TIME_FIELD_NUMBER: _ClassVar[int]
     MAX_UNITS_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_KINDS_FIELD_NUMBER: _ClassVar[int]
     range: TimeRange
     when: str
     query: str
     reference_time: int
     max_units: int
-    def __init__(self, range: _Optional[_Union[TimeRange, _Mapping]] = ..., when: _Optional[str] = ..., query: _Optional[str] = ..., reference_time: _Optional[int] = ..., max_units: _Optional[int] = ...) -> None: ...
+    activity: bool
+    activity_kinds: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, range: _Optional[_Union[TimeRange, _Mapping]] = ..., when: _Optional[str] = ..., query: _Optional[str] = ..., reference_time: _Optional[int] = ..., max_units: _Optional[int] = ..., activity: bool = ..., activity_kinds: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TimelineFile(_message.Message):
-    __slots__ = ("path", "title", "units", "first_unit_id", "kind", "locator", "snippet", "content_time")
+    __slots__ = ("path", "title", "units", "first_unit_id", "kind", "locator", "snippet", "content_time", "activity")
     PATH_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     UNITS_FIELD_NUMBER: _ClassVar[int]
@@ -355,6 +365,7 @@ class TimelineFile(_message.Message):
     LOCATOR_FIELD_NUMBER: _ClassVar[int]
     SNIPPET_FIELD_NUMBER: _ClassVar[int]
     CONTENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_FIELD_NUMBER: _ClassVar[int]
     path: str
     title: str
     units: int
@@ -363,7 +374,8 @@ class TimelineFile(_message.Message):
     locator: Locator
     snippet: str
     content_time: str
-    def __init__(self, path: _Optional[str] = ..., title: _Optional[str] = ..., units: _Optional[int] = ..., first_unit_id: _Optional[str] = ..., kind: _Optional[str] = ..., locator: _Optional[_Union[Locator, _Mapping]] = ..., snippet: _Optional[str] = ..., content_time: _Optional[str] = ...) -> None: ...
+    activity: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, path: _Optional[str] = ..., title: _Optional[str] = ..., units: _Optional[int] = ..., first_unit_id: _Optional[str] = ..., kind: _Optional[str] = ..., locator: _Optional[_Union[Locator, _Mapping]] = ..., snippet: _Optional[str] = ..., content_time: _Optional[str] = ..., activity: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TimelineFolder(_message.Message):
     __slots__ = ("folder", "files")
@@ -374,17 +386,28 @@ class TimelineFolder(_message.Message):
     def __init__(self, folder: _Optional[str] = ..., files: _Optional[_Iterable[_Union[TimelineFile, _Mapping]]] = ...) -> None: ...
 
 class TimelineDay(_message.Message):
-    __slots__ = ("date", "units", "folders")
+    __slots__ = ("date", "units", "folders", "activity", "activity_counts")
+    class ActivityCountsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
     DATE_FIELD_NUMBER: _ClassVar[int]
     UNITS_FIELD_NUMBER: _ClassVar[int]
     FOLDERS_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_COUNTS_FIELD_NUMBER: _ClassVar[int]
     date: str
     units: int
     folders: _containers.RepeatedCompositeFieldContainer[TimelineFolder]
-    def __init__(self, date: _Optional[str] = ..., units: _Optional[int] = ..., folders: _Optional[_Iterable[_Union[TimelineFolder, _Mapping]]] = ...) -> None: ...
+    activity: _containers.RepeatedCompositeFieldContainer[ActivityEvent]
+    activity_counts: _containers.ScalarMap[str, int]
+    def __init__(self, date: _Optional[str] = ..., units: _Optional[int] = ..., folders: _Optional[_Iterable[_Union[TimelineFolder, _Mapping]]] = ..., activity: _Optional[_Iterable[_Union[ActivityEvent, _Mapping]]] = ..., activity_counts: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class TimelineResponse(_message.Message):
-    __slots__ = ("days", "range", "units_scanned", "units_matched", "truncated", "took_ms", "explain")
+    __slots__ = ("days", "range", "units_scanned", "units_matched", "truncated", "took_ms", "explain", "activity_events")
     DAYS_FIELD_NUMBER: _ClassVar[int]
     RANGE_FIELD_NUMBER: _ClassVar[int]
     UNITS_SCANNED_FIELD_NUMBER: _ClassVar[int]
@@ -392,6 +415,7 @@ class TimelineResponse(_message.Message):
     TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     TOOK_MS_FIELD_NUMBER: _ClassVar[int]
     EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_EVENTS_FIELD_NUMBER: _ClassVar[int]
     days: _containers.RepeatedCompositeFieldContainer[TimelineDay]
     range: str
     units_scanned: int
@@ -399,7 +423,79 @@ class TimelineResponse(_message.Message):
     truncated: bool
     took_ms: float
     explain: Explain
-    def __init__(self, days: _Optional[_Iterable[_Union[TimelineDay, _Mapping]]] = ..., range: _Optional[str] = ..., units_scanned: _Optional[int] = ..., units_matched: _Optional[int] = ..., truncated: bool = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ...) -> None: ...
+    activity_events: int
+    def __init__(self, days: _Optional[_Iterable[_Union[TimelineDay, _Mapping]]] = ..., range: _Optional[str] = ..., units_scanned: _Optional[int] = ..., units_matched: _Optional[int] = ..., truncated: bool = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ..., activity_events: _Optional[int] = ...) -> None: ...
+
+class ActivityFilter(_message.Message):
+    __slots__ = ("kinds", "range", "when")
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    RANGE_FIELD_NUMBER: _ClassVar[int]
+    WHEN_FIELD_NUMBER: _ClassVar[int]
+    kinds: _containers.RepeatedScalarFieldContainer[str]
+    range: TimeRange
+    when: str
+    def __init__(self, kinds: _Optional[_Iterable[str]] = ..., range: _Optional[_Union[TimeRange, _Mapping]] = ..., when: _Optional[str] = ...) -> None: ...
+
+class ActivityEvent(_message.Message):
+    __slots__ = ("seq", "kind", "path", "old_path", "time", "time_ms", "source", "size_delta", "session")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    OLD_PATH_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    SIZE_DELTA_FIELD_NUMBER: _ClassVar[int]
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    kind: str
+    path: str
+    old_path: str
+    time: str
+    time_ms: int
+    source: str
+    size_delta: int
+    session: str
+    def __init__(self, seq: _Optional[int] = ..., kind: _Optional[str] = ..., path: _Optional[str] = ..., old_path: _Optional[str] = ..., time: _Optional[str] = ..., time_ms: _Optional[int] = ..., source: _Optional[str] = ..., size_delta: _Optional[int] = ..., session: _Optional[str] = ...) -> None: ...
+
+class ActivityFile(_message.Message):
+    __slots__ = ("path", "events", "kinds", "last_kind", "last_time")
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    LAST_KIND_FIELD_NUMBER: _ClassVar[int]
+    LAST_TIME_FIELD_NUMBER: _ClassVar[int]
+    path: str
+    events: int
+    kinds: _containers.RepeatedScalarFieldContainer[str]
+    last_kind: str
+    last_time: str
+    def __init__(self, path: _Optional[str] = ..., events: _Optional[int] = ..., kinds: _Optional[_Iterable[str]] = ..., last_kind: _Optional[str] = ..., last_time: _Optional[str] = ...) -> None: ...
+
+class ActivitySummary(_message.Message):
+    __slots__ = ("origin", "kinds", "range", "events", "counts", "files", "gone")
+    class CountsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    ORIGIN_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    RANGE_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    COUNTS_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    GONE_FIELD_NUMBER: _ClassVar[int]
+    origin: str
+    kinds: _containers.RepeatedScalarFieldContainer[str]
+    range: str
+    events: int
+    counts: _containers.ScalarMap[str, int]
+    files: int
+    gone: _containers.RepeatedCompositeFieldContainer[ActivityFile]
+    def __init__(self, origin: _Optional[str] = ..., kinds: _Optional[_Iterable[str]] = ..., range: _Optional[str] = ..., events: _Optional[int] = ..., counts: _Optional[_Mapping[str, int]] = ..., files: _Optional[int] = ..., gone: _Optional[_Iterable[_Union[ActivityFile, _Mapping]]] = ...) -> None: ...
 
 class RenderRequest(_message.Message):
     __slots__ = ("path", "page", "second")
@@ -418,3 +514,251 @@ class RenderResponse(_message.Message):
     content_type: str
     data: bytes
     def __init__(self, content_type: _Optional[str] = ..., data: _Optional[bytes] = ...) -> None: ...
+
+class RoutineRequest(_message.Message):
+    __slots__ = ("range", "when", "reference_time", "folder", "max_units", "max_events", "evidence", "top", "utc_offset_minutes", "sources")
+    RANGE_FIELD_NUMBER: _ClassVar[int]
+    WHEN_FIELD_NUMBER: _ClassVar[int]
+    REFERENCE_TIME_FIELD_NUMBER: _ClassVar[int]
+    FOLDER_FIELD_NUMBER: _ClassVar[int]
+    MAX_UNITS_FIELD_NUMBER: _ClassVar[int]
+    MAX_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    UTC_OFFSET_MINUTES_FIELD_NUMBER: _ClassVar[int]
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
+    range: TimeRange
+    when: str
+    reference_time: int
+    folder: str
+    max_units: int
+    max_events: int
+    evidence: int
+    top: int
+    utc_offset_minutes: int
+    sources: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, range: _Optional[_Union[TimeRange, _Mapping]] = ..., when: _Optional[str] = ..., reference_time: _Optional[int] = ..., folder: _Optional[str] = ..., max_units: _Optional[int] = ..., max_events: _Optional[int] = ..., evidence: _Optional[int] = ..., top: _Optional[int] = ..., utc_offset_minutes: _Optional[int] = ..., sources: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RoutineEvidence(_message.Message):
+    __slots__ = ("path", "unit_id", "seq", "time")
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    UNIT_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    path: str
+    unit_id: str
+    seq: int
+    time: str
+    def __init__(self, path: _Optional[str] = ..., unit_id: _Optional[str] = ..., seq: _Optional[int] = ..., time: _Optional[str] = ...) -> None: ...
+
+class RoutineCell(_message.Message):
+    __slots__ = ("weekday", "hour", "count", "evidence")
+    WEEKDAY_FIELD_NUMBER: _ClassVar[int]
+    HOUR_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    weekday: str
+    hour: int
+    count: int
+    evidence: _containers.RepeatedCompositeFieldContainer[RoutineEvidence]
+    def __init__(self, weekday: _Optional[str] = ..., hour: _Optional[int] = ..., count: _Optional[int] = ..., evidence: _Optional[_Iterable[_Union[RoutineEvidence, _Mapping]]] = ...) -> None: ...
+
+class RoutineGrid(_message.Message):
+    __slots__ = ("total", "by_weekday", "by_hour", "counts", "cells")
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    BY_WEEKDAY_FIELD_NUMBER: _ClassVar[int]
+    BY_HOUR_FIELD_NUMBER: _ClassVar[int]
+    COUNTS_FIELD_NUMBER: _ClassVar[int]
+    CELLS_FIELD_NUMBER: _ClassVar[int]
+    total: int
+    by_weekday: _containers.RepeatedScalarFieldContainer[int]
+    by_hour: _containers.RepeatedScalarFieldContainer[int]
+    counts: _containers.RepeatedScalarFieldContainer[int]
+    cells: _containers.RepeatedCompositeFieldContainer[RoutineCell]
+    def __init__(self, total: _Optional[int] = ..., by_weekday: _Optional[_Iterable[int]] = ..., by_hour: _Optional[_Iterable[int]] = ..., counts: _Optional[_Iterable[int]] = ..., cells: _Optional[_Iterable[_Union[RoutineCell, _Mapping]]] = ...) -> None: ...
+
+class RoutineFolderGrids(_message.Message):
+    __slots__ = ("folder", "content", "activity")
+    FOLDER_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    folder: str
+    content: RoutineGrid
+    activity: RoutineGrid
+    def __init__(self, folder: _Optional[str] = ..., content: _Optional[_Union[RoutineGrid, _Mapping]] = ..., activity: _Optional[_Union[RoutineGrid, _Mapping]] = ...) -> None: ...
+
+class RoutineNamedGrid(_message.Message):
+    __slots__ = ("name", "grid")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GRID_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    grid: RoutineGrid
+    def __init__(self, name: _Optional[str] = ..., grid: _Optional[_Union[RoutineGrid, _Mapping]] = ...) -> None: ...
+
+class RoutineSeries(_message.Message):
+    __slots__ = ("title", "source", "weekdays", "local_time", "count", "first", "last", "rrule", "evidence")
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    WEEKDAYS_FIELD_NUMBER: _ClassVar[int]
+    LOCAL_TIME_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    FIRST_FIELD_NUMBER: _ClassVar[int]
+    LAST_FIELD_NUMBER: _ClassVar[int]
+    RRULE_FIELD_NUMBER: _ClassVar[int]
+    EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    source: str
+    weekdays: _containers.RepeatedScalarFieldContainer[str]
+    local_time: str
+    count: int
+    first: str
+    last: str
+    rrule: str
+    evidence: _containers.RepeatedCompositeFieldContainer[RoutineEvidence]
+    def __init__(self, title: _Optional[str] = ..., source: _Optional[str] = ..., weekdays: _Optional[_Iterable[str]] = ..., local_time: _Optional[str] = ..., count: _Optional[int] = ..., first: _Optional[str] = ..., last: _Optional[str] = ..., rrule: _Optional[str] = ..., evidence: _Optional[_Iterable[_Union[RoutineEvidence, _Mapping]]] = ...) -> None: ...
+
+class RoutinePerson(_message.Message):
+    __slots__ = ("name", "address", "count", "roles", "evidence")
+    class RolesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    ROLES_FIELD_NUMBER: _ClassVar[int]
+    EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    address: str
+    count: int
+    roles: _containers.ScalarMap[str, int]
+    evidence: _containers.RepeatedCompositeFieldContainer[RoutineEvidence]
+    def __init__(self, name: _Optional[str] = ..., address: _Optional[str] = ..., count: _Optional[int] = ..., roles: _Optional[_Mapping[str, int]] = ..., evidence: _Optional[_Iterable[_Union[RoutineEvidence, _Mapping]]] = ...) -> None: ...
+
+class RoutineWeek(_message.Message):
+    __slots__ = ("week", "start", "units", "people")
+    WEEK_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    PEOPLE_FIELD_NUMBER: _ClassVar[int]
+    week: str
+    start: str
+    units: int
+    people: _containers.RepeatedCompositeFieldContainer[RoutinePerson]
+    def __init__(self, week: _Optional[str] = ..., start: _Optional[str] = ..., units: _Optional[int] = ..., people: _Optional[_Iterable[_Union[RoutinePerson, _Mapping]]] = ...) -> None: ...
+
+class RoutinePeople(_message.Message):
+    __slots__ = ("owner", "overall", "weeks", "weeks_omitted")
+    OWNER_FIELD_NUMBER: _ClassVar[int]
+    OVERALL_FIELD_NUMBER: _ClassVar[int]
+    WEEKS_FIELD_NUMBER: _ClassVar[int]
+    WEEKS_OMITTED_FIELD_NUMBER: _ClassVar[int]
+    owner: str
+    overall: _containers.RepeatedCompositeFieldContainer[RoutinePerson]
+    weeks: _containers.RepeatedCompositeFieldContainer[RoutineWeek]
+    weeks_omitted: int
+    def __init__(self, owner: _Optional[str] = ..., overall: _Optional[_Iterable[_Union[RoutinePerson, _Mapping]]] = ..., weeks: _Optional[_Iterable[_Union[RoutineWeek, _Mapping]]] = ..., weeks_omitted: _Optional[int] = ...) -> None: ...
+
+class RoutineNameCount(_message.Message):
+    __slots__ = ("name", "count")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    count: int
+    def __init__(self, name: _Optional[str] = ..., count: _Optional[int] = ...) -> None: ...
+
+class RoutineFolderCount(_message.Message):
+    __slots__ = ("folder", "count", "breakdown", "evidence")
+    FOLDER_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    BREAKDOWN_FIELD_NUMBER: _ClassVar[int]
+    EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    folder: str
+    count: int
+    breakdown: _containers.RepeatedCompositeFieldContainer[RoutineNameCount]
+    evidence: _containers.RepeatedCompositeFieldContainer[RoutineEvidence]
+    def __init__(self, folder: _Optional[str] = ..., count: _Optional[int] = ..., breakdown: _Optional[_Iterable[_Union[RoutineNameCount, _Mapping]]] = ..., evidence: _Optional[_Iterable[_Union[RoutineEvidence, _Mapping]]] = ...) -> None: ...
+
+class RoutineNamingHabit(_message.Message):
+    __slots__ = ("habit", "value", "count", "share", "evidence")
+    HABIT_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    SHARE_FIELD_NUMBER: _ClassVar[int]
+    EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    habit: str
+    value: str
+    count: int
+    share: float
+    evidence: _containers.RepeatedCompositeFieldContainer[RoutineEvidence]
+    def __init__(self, habit: _Optional[str] = ..., value: _Optional[str] = ..., count: _Optional[int] = ..., share: _Optional[float] = ..., evidence: _Optional[_Iterable[_Union[RoutineEvidence, _Mapping]]] = ...) -> None: ...
+
+class RoutineHabits(_message.Message):
+    __slots__ = ("files", "folders_by_files", "folders_by_activity", "naming")
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    FOLDERS_BY_FILES_FIELD_NUMBER: _ClassVar[int]
+    FOLDERS_BY_ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    NAMING_FIELD_NUMBER: _ClassVar[int]
+    files: int
+    folders_by_files: _containers.RepeatedCompositeFieldContainer[RoutineFolderCount]
+    folders_by_activity: _containers.RepeatedCompositeFieldContainer[RoutineFolderCount]
+    naming: _containers.RepeatedCompositeFieldContainer[RoutineNamingHabit]
+    def __init__(self, files: _Optional[int] = ..., folders_by_files: _Optional[_Iterable[_Union[RoutineFolderCount, _Mapping]]] = ..., folders_by_activity: _Optional[_Iterable[_Union[RoutineFolderCount, _Mapping]]] = ..., naming: _Optional[_Iterable[_Union[RoutineNamingHabit, _Mapping]]] = ...) -> None: ...
+
+class RoutineResponse(_message.Message):
+    __slots__ = ("range", "folder", "utc_offset", "content", "activity", "by_folder", "content_by_type", "activity_by_kind", "series", "people", "habits", "activity_available", "activity_sources", "units_scanned", "units_in_range", "events_scanned", "files_scanned", "truncated", "took_ms", "explain", "units_dated_by_file", "calendar")
+    class ActivitySourcesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    RANGE_FIELD_NUMBER: _ClassVar[int]
+    FOLDER_FIELD_NUMBER: _ClassVar[int]
+    UTC_OFFSET_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    BY_FOLDER_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_BY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_BY_KIND_FIELD_NUMBER: _ClassVar[int]
+    SERIES_FIELD_NUMBER: _ClassVar[int]
+    PEOPLE_FIELD_NUMBER: _ClassVar[int]
+    HABITS_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_AVAILABLE_FIELD_NUMBER: _ClassVar[int]
+    ACTIVITY_SOURCES_FIELD_NUMBER: _ClassVar[int]
+    UNITS_SCANNED_FIELD_NUMBER: _ClassVar[int]
+    UNITS_IN_RANGE_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_SCANNED_FIELD_NUMBER: _ClassVar[int]
+    FILES_SCANNED_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    TOOK_MS_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    UNITS_DATED_BY_FILE_FIELD_NUMBER: _ClassVar[int]
+    CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    range: str
+    folder: str
+    utc_offset: str
+    content: RoutineGrid
+    activity: RoutineGrid
+    by_folder: _containers.RepeatedCompositeFieldContainer[RoutineFolderGrids]
+    content_by_type: _containers.RepeatedCompositeFieldContainer[RoutineNamedGrid]
+    activity_by_kind: _containers.RepeatedCompositeFieldContainer[RoutineNamedGrid]
+    series: _containers.RepeatedCompositeFieldContainer[RoutineSeries]
+    people: RoutinePeople
+    habits: RoutineHabits
+    activity_available: bool
+    activity_sources: _containers.ScalarMap[str, int]
+    units_scanned: int
+    units_in_range: int
+    events_scanned: int
+    files_scanned: int
+    truncated: bool
+    took_ms: float
+    explain: Explain
+    units_dated_by_file: int
+    calendar: RoutineGrid
+    def __init__(self, range: _Optional[str] = ..., folder: _Optional[str] = ..., utc_offset: _Optional[str] = ..., content: _Optional[_Union[RoutineGrid, _Mapping]] = ..., activity: _Optional[_Union[RoutineGrid, _Mapping]] = ..., by_folder: _Optional[_Iterable[_Union[RoutineFolderGrids, _Mapping]]] = ..., content_by_type: _Optional[_Iterable[_Union[RoutineNamedGrid, _Mapping]]] = ..., activity_by_kind: _Optional[_Iterable[_Union[RoutineNamedGrid, _Mapping]]] = ..., series: _Optional[_Iterable[_Union[RoutineSeries, _Mapping]]] = ..., people: _Optional[_Union[RoutinePeople, _Mapping]] = ..., habits: _Optional[_Union[RoutineHabits, _Mapping]] = ..., activity_available: bool = ..., activity_sources: _Optional[_Mapping[str, int]] = ..., units_scanned: _Optional[int] = ..., units_in_range: _Optional[int] = ..., events_scanned: _Optional[int] = ..., files_scanned: _Optional[int] = ..., truncated: bool = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ..., units_dated_by_file: _Optional[int] = ..., calendar: _Optional[_Union[RoutineGrid, _Mapping]] = ...) -> None: ...

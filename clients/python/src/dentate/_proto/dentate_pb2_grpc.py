@@ -74,6 +74,11 @@ class DentateStub(object):
                 request_serializer=dentate_dot_v1_dot_dentate__pb2.TimelineRequest.SerializeToString,
                 response_deserializer=dentate_dot_v1_dot_dentate__pb2.TimelineResponse.FromString,
                 _registered_method=True)
+        self.Routine = channel.unary_unary(
+                '/dentate.v1.Dentate/Routine',
+                request_serializer=dentate_dot_v1_dot_dentate__pb2.RoutineRequest.SerializeToString,
+                response_deserializer=dentate_dot_v1_dot_dentate__pb2.RoutineResponse.FromString,
+                _registered_method=True)
 
 
 class DentateServicer(object):
@@ -135,6 +140,15 @@ class DentateServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Routine(self, request, context):
+        """The procedural channel of the profile: content and activity times by weekday and
+        hour, calendar series, the people of each week, folders and naming habits, each
+        figure with the files, units or activity events behind it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DentateServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -177,6 +191,11 @@ def add_DentateServicer_to_server(servicer, server):
                     servicer.Timeline,
                     request_deserializer=dentate_dot_v1_dot_dentate__pb2.TimelineRequest.FromString,
                     response_serializer=dentate_dot_v1_dot_dentate__pb2.TimelineResponse.SerializeToString,
+            ),
+            'Routine': grpc.unary_unary_rpc_method_handler(
+                    servicer.Routine,
+                    request_deserializer=dentate_dot_v1_dot_dentate__pb2.RoutineRequest.FromString,
+                    response_serializer=dentate_dot_v1_dot_dentate__pb2.RoutineResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -395,6 +414,33 @@ class Dentate(object):
             '/dentate.v1.Dentate/Timeline',
             dentate_dot_v1_dot_dentate__pb2.TimelineRequest.SerializeToString,
             dentate_dot_v1_dot_dentate__pb2.TimelineResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Routine(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/dentate.v1.Dentate/Routine',
+            dentate_dot_v1_dot_dentate__pb2.RoutineRequest.SerializeToString,
+            dentate_dot_v1_dot_dentate__pb2.RoutineResponse.FromString,
             options,
             channel_credentials,
             insecure,
