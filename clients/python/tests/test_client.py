@@ -122,3 +122,25 @@ def test_cutoff_options(client: dentate.Client, daemon: Daemon) -> None:
     http = dentate.HttpClient(daemon.http_url)
     assert http.retrieve(query, top_k=5, min_score=1e9) == []
     assert http.retrieve(query, top_k=5, autocut=True)[0].path == INVOICE
+
+
+def test_routine_timeline_and_activity(client: dentate.Client, daemon: Daemon) -> None:
+    # The first run records each file's own times (the copy keeps modification times).
+    routine = client.routine()
+    assert routine["activity_available"] is True
+    first_run = sum(int(n) for name, n in routine["activity_sources"].items() if name in ("birth", "mtime"))
+    assert first_run >= 40
+    grid = routine["activity"]
+    assert len(grid["counts"]) == 168
+    assert sum(int(c) for c in grid["counts"]) == int(grid["total"]) >= first_run
+    over_http = dentate.HttpClient(daemon.http_url).routine()
+    assert over_http["activity"]["total"] == int(grid["total"])
+
+    timeline = client.timeline(range={"start": 0, "end": 4_102_444_800})
+    assert int(timeline["activity_events"]) >= first_run
+    assert any(day.get("activity") for day in timeline["days"])
+
+    created = client.search("", top_k=100, activity={"kinds": ["created"]}, mode="lexical")
+    assert len(created) >= 40
+    with pytest.raises(dentate.DentateError):
+        client.search("", activity={"kinds": ["teleported"]})

@@ -9,6 +9,7 @@ import urllib.request
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import grpc
+from google.protobuf import json_format
 
 from ._proto import dentate_pb2 as pb
 from ._proto import dentate_pb2_grpc as pb_grpc
@@ -163,7 +164,10 @@ class Client:
         for name, value in other.items():
             if name not in pb.SearchRequest.DESCRIPTOR.fields_by_name:
                 raise TypeError(f"SearchRequest has no field {name!r}")
-            if isinstance(value, (list, tuple)):
+            if isinstance(value, Mapping):
+                # A message field, e.g. activity={"kinds": ["modified"], "when": "last week"}.
+                json_format.ParseDict(value, getattr(request, name))
+            elif isinstance(value, (list, tuple)):
                 getattr(request, name).extend(value)
             else:
                 setattr(request, name, value)
@@ -239,6 +243,26 @@ class Client:
         reply = self._call("Retrieve", request)
         return RetrieveResult(
             units=[_unit(u) for u in reply.units], took_ms=reply.took_ms, notes=list(reply.explain.notes)
+        )
+
+    def timeline(self, **fields: Any) -> Dict[str, Any]:
+        """The Timeline RPC: units and activity events of a range by day, folder and file.
+        ``fields`` are TimelineRequest's (``when="last week"``, ``range={"start": …,
+        "end": …}``, ``query``, ``activity``, ``activity_kinds``, …); the reply as a dict
+        with the proto's field names."""
+        return self._as_dict(self._call("Timeline", json_format.ParseDict(fields, pb.TimelineRequest())))
+
+    def routine(self, **fields: Any) -> Dict[str, Any]:
+        """The Routine RPC: the profile's habits — weekday × hour grids of content,
+        calendar and activity, recurring series, people per week, folders and naming
+        habits, each figure with evidence. ``fields`` are RoutineRequest's (``when``,
+        ``folder``, ``sources``, …); the reply as a dict with the proto's field names."""
+        return self._as_dict(self._call("Routine", json_format.ParseDict(fields, pb.RoutineRequest())))
+
+    @staticmethod
+    def _as_dict(message: Any) -> Dict[str, Any]:
+        return json_format.MessageToDict(
+            message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
         )
 
     def list_files(self, pattern: str = "", limit: int = 0, include_failed: bool = False) -> FileList:
@@ -340,6 +364,15 @@ class HttpClient:
                           metadata=r.get("metadata", {}))
             for r in reply.get("results", [])
         ]
+
+
+    def timeline(self, **body: Any) -> Dict[str, Any]:
+        """``POST /api/timeline`` (``when``, ``start``, ``end``, ``query``, ``activity``, …)."""
+        return self._post("/api/timeline", body)
+
+    def routine(self, **body: Any) -> Dict[str, Any]:
+        """``POST /api/routine`` (``when``, ``start``, ``end``, ``folder``, ``sources``, …)."""
+        return self._post("/api/routine", body)
 
 
 __all__ = ["Client", "HttpClient", "DentateError"]
