@@ -87,6 +87,22 @@ impl IndexOptions {
         }
     }
 
+    /// The profile folder's canonical path; an error when it is missing or not a folder.
+    pub fn canonical_profile(&self) -> Result<PathBuf, crate::error::IndexError> {
+        let error = |source| crate::error::IndexError::Profile {
+            path: self.profile.clone(),
+            source,
+        };
+        let profile = self.profile.canonicalize().map_err(error)?;
+        if !profile.is_dir() {
+            return Err(error(std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                "not a folder",
+            )));
+        }
+        Ok(profile)
+    }
+
     /// Whether the run was asked to stop.
     pub fn stop_requested(&self) -> bool {
         self.stop

@@ -32,19 +32,7 @@ use index::UnitPath;
 /// Runs one indexing pass.
 pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary, IndexError> {
     let started = Instant::now();
-    let profile = options
-        .profile
-        .canonicalize()
-        .map_err(|source| IndexError::Profile {
-            path: options.profile.clone(),
-            source,
-        })?;
-    if !profile.is_dir() {
-        return Err(IndexError::Profile {
-            path: options.profile.clone(),
-            source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a folder"),
-        });
-    }
+    let profile = options.canonical_profile()?;
     let layout = IndexLayout::new(&options.index_dir);
     let mut writer = IndexWriter::open(
         &layout,

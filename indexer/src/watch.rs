@@ -84,13 +84,7 @@ pub fn watch(
     stop: &Arc<AtomicBool>,
     on_pass: &mut dyn FnMut(&Pass),
 ) -> Result<(), IndexError> {
-    let profile = options
-        .profile
-        .canonicalize()
-        .map_err(|source| IndexError::Profile {
-            path: options.profile.clone(),
-            source,
-        })?;
+    let profile = options.canonical_profile()?;
     let (sender, events) = std::sync::mpsc::channel();
     // Watch before the initial run: nothing that changes during it is missed.
     let mut watcher = notify::recommended_watcher(sender)

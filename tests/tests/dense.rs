@@ -21,22 +21,31 @@ fn retrieve(daemon: &Daemon, query: &str, mode: &str) -> Vec<String> {
     result_paths(&reply)
 }
 
+/// A note that shares no word with the question that finds it ("dog playing fetch
+/// outdoors").
+const PUPPY: &str =
+    "The puppy chased the tennis ball around the garden until it collapsed, happy and exhausted.\n";
+
+const BUDGET: &str = "Quarterly revenue grew four percent while operating costs stayed flat.\n";
+const BAKING: &str = "Whisk the eggs with sugar, fold in flour and bake at 180 degrees.\n";
+
+/// A temporary profile holding `files`, and a temporary index folder.
+fn profile_with(files: &[(&str, &str)]) -> (tempfile::TempDir, tempfile::TempDir) {
+    let profile = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        write(profile.path(), path, text);
+    }
+    (profile, tempfile::tempdir().unwrap())
+}
+
 #[test]
 fn a_query_without_shared_words_finds_its_file_semantically() {
-    let profile = tempfile::tempdir().unwrap();
-    let index_dir = tempfile::tempdir().unwrap();
+    let (profile, index_dir) = profile_with(&[
+        ("Notes/afternoon.md", PUPPY),
+        ("Notes/budget.md", BUDGET),
+        ("Notes/baking.md", BAKING),
+    ]);
     let root = profile.path();
-    write(root, "Notes/afternoon.md", "The puppy chased the tennis ball around the garden until it collapsed, happy and exhausted.\n");
-    write(
-        root,
-        "Notes/budget.md",
-        "Quarterly revenue grew four percent while operating costs stayed flat.\n",
-    );
-    write(
-        root,
-        "Notes/baking.md",
-        "Whisk the eggs with sugar, fold in flour and bake at 180 degrees.\n",
-    );
     let summary = index(root, index_dir.path());
     assert_eq!(summary["embedding"]["status"], "done", "{summary}");
     assert_eq!(summary["embedding"]["coverage"], 1.0, "{summary}");
@@ -170,15 +179,9 @@ fn sigkill_during_embedding_then_rerun_gives_the_vectors_of_a_clean_run() {
 
 #[test]
 fn a_renamed_file_keeps_its_vectors_and_is_not_embedded_again() {
-    let profile = tempfile::tempdir().unwrap();
-    let index_dir = tempfile::tempdir().unwrap();
+    let (profile, index_dir) =
+        profile_with(&[("Notes/afternoon.md", PUPPY), ("Notes/baking.md", BAKING)]);
     let root = profile.path();
-    write(root, "Notes/afternoon.md", "The puppy chased the tennis ball around the garden until it collapsed, happy and exhausted.\n");
-    write(
-        root,
-        "Notes/baking.md",
-        "Whisk the eggs with sugar, fold in flour and bake at 180 degrees.\n",
-    );
     let first = index(root, index_dir.path());
     assert_eq!(first["embedding"]["units_embedded"], 2, "{first}");
 

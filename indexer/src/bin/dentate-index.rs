@@ -223,6 +223,12 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// One line on stdout; watch mode goes on when nobody reads it any more.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
 /// `--watch`: passes until SIGINT/SIGTERM.
 fn watch(cli: &Cli, options: &IndexOptions) -> anyhow::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
@@ -282,15 +288,12 @@ fn watch(cli: &Cli, options: &IndexOptions) -> anyhow::Result<()> {
                         serde_json::to_value(&imports).unwrap_or_default(),
                     );
                 }
-                println!("{value}");
+                say(&value.to_string());
             } else if pass.trigger == Trigger::Start {
                 print_summary(summary);
-                imports
-                    .iter()
-                    .flat_map(|r| r.lines())
-                    .for_each(|l| println!("{l}"));
+                imports.iter().flat_map(|r| r.lines()).for_each(|l| say(&l));
             } else {
-                println!(
+                say(&format!(
                     "{} {:?}: {} converted, {} moved, {} removed, {} unchanged; events {:?} ({:.2} s after the first change)",
                     chrono::Local::now().format("%H:%M:%S"),
                     pass.trigger,
@@ -300,7 +303,7 @@ fn watch(cli: &Cli, options: &IndexOptions) -> anyhow::Result<()> {
                     summary.unchanged,
                     summary.activity,
                     pass.latency.as_secs_f64()
-                );
+                ));
             }
         }
     };
@@ -360,16 +363,19 @@ fn sync_to_qdrant(cli: &Cli) -> anyhow::Result<serde_json::Value> {
 /// complete).
 const EXIT_SOME_FILES_FAILED: i32 = 2;
 
-fn print_summary(summary: &RunSummary) {
-    println!(
+/// Writes the text summary of a run.
+fn write_summary(out: &mut impl std::io::Write, summary: &RunSummary) -> std::io::Result<()> {
+    writeln!(
+        out,
         "indexed {} files, {} skipped, {} failed; {} units ({:.2} s)",
         summary.files.indexed,
         summary.files.skipped,
         summary.files.failed,
         summary.units,
         summary.seconds
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "this run: {} converted, {} unchanged, {} touched (same content), {} moved, {} removed{}",
         summary.converted,
         summary.unchanged,
@@ -381,71 +387,76 @@ fn print_summary(summary: &RunSummary) {
         } else {
             ""
         }
-    );
+    )?;
     if !summary.activity.is_empty() {
         let events: Vec<String> = summary
             .activity
             .iter()
             .map(|(kind, n)| format!("{n} {kind}"))
             .collect();
-        println!("activity: {}", events.join(", "));
+        writeln!(out, "activity: {}", events.join(", "))?;
     }
     let embedding = &summary.embedding;
     match embedding.status {
-        StageStatus::Done => println!(
+        StageStatus::Done => writeln!(
+            out,
             "embeddings ({}): {} units embedded, {} reused, coverage {:.1}% ({:.1} s)",
             embedding.model,
             embedding.units_embedded,
             embedding.units_reused,
             embedding.coverage * 100.0,
             embedding.seconds
-        ),
-        status => println!(
+        )?,
+        status => writeln!(
+            out,
             "embeddings {status}: {}; coverage {:.1}%",
             embedding.message.as_deref().unwrap_or("no reason given"),
             embedding.coverage * 100.0
-        ),
+        )?,
     }
     let gold = &summary.gold;
     if gold.matched + gold.unmatched + gold.invalid > 0 {
-        println!(
+        writeln!(
+            out,
             "gold: {} matched, {} unmatched, {} invalid",
             gold.matched, gold.unmatched, gold.invalid
-        );
+        )?;
         if !gold.unmatched_files.is_empty() {
-            println!("  unmatched: {}", gold.unmatched_files.join(", "));
+            writeln!(out, "  unmatched: {}", gold.unmatched_files.join(", "))?;
         }
         for warning in &gold.warnings {
-            println!("  warning: {warning}");
+            writeln!(out, "  warning: {warning}")?;
         }
     }
     let ocr = &summary.ocr;
     match ocr.status {
-        StageStatus::Done => println!(
+        StageStatus::Done => writeln!(out,
             "ocr: {} images and {} image-only PDF pages read, {} text lines, {} images tagged ({:.1} s of worker time, tags {:.1} s)",
             ocr.images, ocr.pages, ocr.lines, ocr.tagged, ocr.seconds, ocr.tag_seconds
-        ),
+        )?,
         StageStatus::Unused => {}
-        status => println!(
+        status => writeln!(out,
             "ocr {status}: {}",
             ocr.message.as_deref().unwrap_or("no reason given")
-        ),
+        )?,
     }
     let clip = &summary.clip;
     match clip.status {
-        StageStatus::Done => println!(
+        StageStatus::Done => writeln!(
+            out,
             "clip ({}): {} images embedded ({:.1} s)",
             clip.model, clip.images, clip.seconds
-        ),
-        StageStatus::Failed => println!(
+        )?,
+        StageStatus::Failed => writeln!(
+            out,
             "clip failed: {}",
             clip.message.as_deref().unwrap_or("no reason given")
-        ),
+        )?,
         _ => {}
     }
     let media = &summary.media;
     match media.status {
-        StageStatus::Done => println!(
+        StageStatus::Done => writeln!(out,
             "media: {} files, {:.0} s of audio → {} speech segments, {:.0} s of video → {} screen-text runs ({} frames read); worker time: decode {:.1} s, VAD {:.1} s, Whisper {:.1} s (encoder {:.1} s), frame OCR {:.1} s, frame tags {:.1} s",
             media.files,
             media.audio_seconds,
@@ -459,12 +470,12 @@ fn print_summary(summary: &RunSummary) {
             media.asr_encoder_seconds,
             media.ocr_seconds,
             media.tag_seconds
-        ),
+        )?,
         StageStatus::Unused => {}
-        status => println!(
+        status => writeln!(out,
             "media {status}: {}",
             media.message.as_deref().unwrap_or("no reason given")
-        ),
+        )?,
     }
     if !summary.units_by_kind.is_empty() {
         let kinds: Vec<String> = summary
@@ -472,11 +483,17 @@ fn print_summary(summary: &RunSummary) {
             .iter()
             .map(|(kind, count)| format!("{kind} {count}"))
             .collect();
-        println!("units by kind: {}", kinds.join(", "));
+        writeln!(out, "units by kind: {}", kinds.join(", "))?;
     }
     print_grouped("skipped", &summary.skipped, SKIPPED_SHOWN);
     // Every failure is listed.
     print_grouped("failures", &summary.failures, usize::MAX);
+    Ok(())
+}
+
+/// Prints the text summary of a run; a closed stdout is not an error.
+fn print_summary(summary: &RunSummary) {
+    let _ = write_summary(&mut std::io::stdout().lock(), summary);
 }
 
 /// Paths grouped by category, at most `shown` per category.

@@ -357,17 +357,27 @@ impl<'a> Scan<'a> {
             time_end: self.upper,
             ..self.folder_filter()
         };
+        self.newest(&filter, max, |unit| {
+            unit.fields
+                .get("rrule")
+                .is_some_and(|r| !r.trim().is_empty())
+        })
+    }
+
+    /// The newest `max` units matching `filter`, those that `keep`.
+    fn newest(
+        &mut self,
+        filter: &UnitFilter,
+        max: usize,
+        keep: impl Fn(&StoredUnit) -> bool,
+    ) -> Result<Vec<ScannedUnit>, SearchError> {
         let matches = self
             .snapshot
-            .by_time(None, &filter, max, TimeOrder::NewestFirst)?;
+            .by_time(None, filter, max, TimeOrder::NewestFirst)?;
         let read = self.read(matches.hits)?;
         Ok(read
             .into_iter()
-            .filter(|(unit, ..)| {
-                unit.fields
-                    .get("rrule")
-                    .is_some_and(|r| !r.trim().is_empty())
-            })
+            .filter(|(unit, ..)| keep(unit))
             .map(|(unit, time, own_time)| self.scanned(unit, time, own_time))
             .collect())
     }
@@ -378,14 +388,7 @@ impl<'a> Scan<'a> {
             kinds: vec!["message".to_string()],
             ..UnitFilter::default()
         };
-        let matches = self
-            .snapshot
-            .by_time(None, &filter, max, TimeOrder::NewestFirst)?;
-        let read = self.read(matches.hits)?;
-        Ok(read
-            .into_iter()
-            .map(|(unit, time, own_time)| self.scanned(unit, time, own_time))
-            .collect())
+        self.newest(&filter, max, |_| true)
     }
 
     /// The local dates the range covers (`None`: open), for expanding rules.
