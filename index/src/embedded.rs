@@ -386,6 +386,76 @@ impl ExactStore {
         }
     }
 
+    /// This store with the rows of `files` replaced by the manifest's current text
+    /// vectors of those files, in unit-id order as [`ExactStore::load`] gives them: a few
+    /// changed files cost one copy of the rows in memory instead of reading and
+    /// converting every stored vector again. `None` when a full load is due instead (a
+    /// float32 store that would grow past [`quantize_above`]).
+    pub fn updated(
+        &self,
+        manifest: &Manifest,
+        files: &[String],
+    ) -> Result<Option<ExactStore>, IndexError> {
+        let changed: HashSet<&str> = files.iter().map(String::as_str).collect();
+        let mut fresh: Vec<(String, String, String, Vec<f32>)> = Vec::new();
+        for file_id in files {
+            for (unit_id, (text_hash, bytes)) in manifest.vectors_of_file(file_id)? {
+                if let Some(vector) = from_bytes(&bytes).filter(|v| v.len() == TEXT_DIM) {
+                    fresh.push((unit_id, file_id.clone(), text_hash, vector));
+                }
+            }
+        }
+        fresh.sort_by(|a, b| a.0.cmp(&b.0));
+        let kept = |row: &usize| !changed.contains(self.file_ids[*row].as_str());
+        let total = (0..self.len()).filter(kept).count() + fresh.len();
+        if !self.is_quantized() && total > quantize_above() {
+            return Ok(None);
+        }
+        let mut out = ExactStore::empty(self.dim, self.selection);
+        if self.is_quantized() {
+            out = out.quantized();
+        }
+        out.reserve(total);
+        let mut fresh = fresh.into_iter().peekable();
+        for row in (0..self.len()).filter(kept) {
+            while let Some((unit_id, file_id, text_hash, vector)) =
+                fresh.next_if(|f| f.0 < self.unit_ids[row])
+            {
+                out.push(unit_id, file_id, text_hash, &vector);
+            }
+            out.copy_row(self, row);
+        }
+        for (unit_id, file_id, text_hash, vector) in fresh {
+            out.push(unit_id, file_id, text_hash, &vector);
+        }
+        Ok(Some(out))
+    }
+
+    /// Appends row `row` of `from` (a store of the same dimension and row format) as is.
+    fn copy_row(&mut self, from: &ExactStore, row: usize) {
+        let span = row * self.dim..(row + 1) * self.dim;
+        match (&mut self.matrix, &from.matrix) {
+            (Matrix::F32(values), Matrix::F32(source)) => {
+                values.extend_from_slice(&source[span]);
+            }
+            (
+                Matrix::I8 { codes, scales },
+                Matrix::I8 {
+                    codes: c,
+                    scales: s,
+                },
+            ) => {
+                codes.extend_from_slice(&c[span]);
+                scales.push(s[row]);
+            }
+            // Never: `updated` makes `self` in `from`'s format.
+            _ => return,
+        }
+        self.unit_ids.push(from.unit_ids[row].clone());
+        self.file_ids.push(from.file_ids[row].clone());
+        self.text_hashes.push(from.text_hashes[row].clone());
+    }
+
     pub fn dim(&self) -> usize {
         self.dim
     }
@@ -522,6 +592,11 @@ const RELOAD_CHECK: Duration = Duration::from_secs(2);
 /// How a [`Reloading`] value is (re)loaded.
 type Loader<T> = Box<dyn Fn(&Manifest) -> Result<Arc<T>, IndexError> + Send + Sync>;
 
+/// How a [`Reloading`] value is brought up to date from the one loaded at a generation
+/// (`None`: load it all again).
+type Updater<T> =
+    Box<dyn Fn(&Manifest, &T, u64) -> Result<Option<Arc<T>>, IndexError> + Send + Sync>;
+
 /// Something loaded from the manifest's vectors and loaded again when the indexer has
 /// written new ones (`vectors_generation` changed; checked at most every
 /// [`RELOAD_CHECK`]).
@@ -529,6 +604,7 @@ pub struct Reloading<T: ?Sized> {
     current: RwLock<(u64, Arc<T>)>,
     last_check: Mutex<Instant>,
     load: Loader<T>,
+    update: Option<Updater<T>>,
 }
 
 impl<T: ?Sized> Reloading<T> {
@@ -541,7 +617,21 @@ impl<T: ?Sized> Reloading<T> {
             current: RwLock::new((generation, load(manifest)?)),
             last_check: Mutex::new(Instant::now()),
             load: Box::new(load),
+            update: None,
         })
+    }
+
+    /// Brings the value up to date with `update` (from the value and the generation it
+    /// was loaded at) instead of loading it all again, where `update` can.
+    pub fn with_update(
+        mut self,
+        update: impl Fn(&Manifest, &T, u64) -> Result<Option<Arc<T>>, IndexError>
+            + Send
+            + Sync
+            + 'static,
+    ) -> Reloading<T> {
+        self.update = Some(Box::new(update));
+        self
     }
 
     /// The current value, reloaded first when it is due and the vectors changed.
@@ -556,8 +646,21 @@ impl<T: ?Sized> Reloading<T> {
         };
         if due {
             let generation = manifest.vectors_generation()?;
-            if generation != self.current.read().unwrap_or_else(|p| p.into_inner()).0 {
-                let fresh = (self.load)(manifest)?;
+            let (loaded_at, current) = {
+                let current = self.current.read().unwrap_or_else(|p| p.into_inner());
+                (current.0, current.1.clone())
+            };
+            if generation != loaded_at {
+                // Changes logged after `generation` was read are applied too, and again
+                // at the next check: applying a file's change twice is harmless.
+                let updated = match &self.update {
+                    Some(update) => update(manifest, &current, loaded_at)?,
+                    None => None,
+                };
+                let fresh = match updated {
+                    Some(fresh) => fresh,
+                    None => (self.load)(manifest)?,
+                };
                 *self.current.write().unwrap_or_else(|p| p.into_inner()) = (generation, fresh);
             }
         }
@@ -588,7 +691,15 @@ impl EmbeddedVectors {
     /// Loads the text vectors of an index (image vectors load on first use).
     pub fn open(handle: &IndexHandle) -> Result<EmbeddedVectors, IndexError> {
         let manifest = handle.manifest()?;
-        let text = Reloading::open(&manifest, |m| Ok(Arc::new(ExactStore::load(m)?)))?;
+        // A few changed files update the store; a reader too far behind loads it again.
+        let text = Reloading::open(&manifest, |m| Ok(Arc::new(ExactStore::load(m)?)))?.with_update(
+            |m, store: &ExactStore, since| {
+                Ok(match m.vector_changes_since(since)? {
+                    Some(files) => store.updated(m, &files)?.map(Arc::new),
+                    None => None,
+                })
+            },
+        );
         Ok(EmbeddedVectors {
             reader: handle.reader.clone(),
             fields: handle.fields,
@@ -818,6 +929,110 @@ mod tests {
         assert_eq!(hits.len(), 1);
         assert_eq!(hits[0].unit_id, "f:1");
         assert!(store.search(&[1.0], 3, None).is_empty());
+    }
+
+    /// `(unit ids, file ids, text hashes, scores of a few queries)` of a store.
+    fn fingerprint(store: &ExactStore) -> (Vec<String>, Vec<String>, Vec<String>, Vec<Vec<f32>>) {
+        let scores = (0..4)
+            .map(|at| {
+                store
+                    .search(&hot(TEXT_DIM, at), store.len(), None)
+                    .iter()
+                    .map(|h| h.score)
+                    .collect()
+            })
+            .collect();
+        (
+            store.unit_ids.clone(),
+            store.file_ids.clone(),
+            store.text_hashes.clone(),
+            scores,
+        )
+    }
+
+    /// The rows of a float32 store as int8 (as a load beyond `quantize_above` holds them).
+    fn as_int8(store: &ExactStore) -> ExactStore {
+        let Matrix::F32(values) = &store.matrix else {
+            panic!("not a float32 store")
+        };
+        let mut int8 = ExactStore::text().quantized();
+        for (row, vector) in values.chunks_exact(TEXT_DIM).enumerate() {
+            int8.push(
+                store.unit_ids[row].clone(),
+                store.file_ids[row].clone(),
+                store.text_hashes[row].clone(),
+                vector,
+            );
+        }
+        int8
+    }
+
+    #[test]
+    fn a_store_updated_from_the_vector_log_equals_a_full_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut manifest = Manifest::open(&dir.path().join("m.sqlite")).unwrap();
+        let rows = |file: &str, seed: u64, n: usize| -> Vec<(String, String, Vec<u8>)> {
+            random_vectors(seed, n, TEXT_DIM, None)
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut v)| {
+                    crate::vector::normalize(&mut v);
+                    (
+                        format!("{file}:{i}"),
+                        format!("h{seed}.{i}"),
+                        crate::vector::to_bytes(&v),
+                    )
+                })
+                .collect()
+        };
+        for (i, file) in ["a", "b", "c"].iter().enumerate() {
+            let fid = file_id_for(file);
+            manifest
+                .replace_file_vectors(file, &fid, "x", &rows(&fid, i as u64 + 1, 3))
+                .unwrap();
+        }
+        for quantized in [false, true] {
+            let load = |m: &Manifest| {
+                let store = ExactStore::load(m).unwrap();
+                if quantized {
+                    as_int8(&store)
+                } else {
+                    store
+                }
+            };
+            let store = load(&manifest);
+            let since = manifest.vectors_generation().unwrap();
+            // b changes (4 units now), c loses its vectors, d is new.
+            let (b, c, d) = (file_id_for("b"), file_id_for("c"), file_id_for("d"));
+            let seed = if quantized { 20 } else { 10 };
+            manifest
+                .replace_file_vectors("b", &b, "y", &rows(&b, seed, 4))
+                .unwrap();
+            manifest.replace_file_vectors("c", &c, "y", &[]).unwrap();
+            manifest
+                .replace_file_vectors("d", &d, "y", &rows(&d, seed + 1, 2))
+                .unwrap();
+            let mut changed = manifest.vector_changes_since(since).unwrap().unwrap();
+            changed.sort();
+            let mut expected = vec![b.clone(), c.clone(), d.clone()];
+            expected.sort();
+            assert_eq!(changed, expected);
+            let updated = store.updated(&manifest, &changed).unwrap().unwrap();
+            assert_eq!(updated.is_quantized(), quantized);
+            assert_eq!(fingerprint(&updated), fingerprint(&load(&manifest)));
+            assert_eq!(updated.len(), 3 + 4 + 2);
+        }
+        // Nothing logged after the newest generation; a manifest without the log (or a
+        // reader from before it) loads everything.
+        let now = manifest.vectors_generation().unwrap();
+        assert_eq!(
+            manifest.vector_changes_since(now).unwrap(),
+            Some(Vec::new())
+        );
+        manifest
+            .set_info("vector_log_since", &(now + 5).to_string())
+            .unwrap();
+        assert_eq!(manifest.vector_changes_since(now).unwrap(), None);
     }
 
     /// Deterministic pseudo-random numbers in [-1, 1) (xorshift64*).

@@ -311,6 +311,18 @@ impl Manifest {
         connection
             .execute_batch(crate::activity::SCHEMA)
             .map_err(|e| IndexError::manifest(path, e))?;
+        connection
+            .execute_batch(
+                "CREATE TABLE IF NOT EXISTS vector_log (
+                    generation INTEGER NOT NULL,
+                    file_id TEXT NOT NULL
+                 );
+                 CREATE INDEX IF NOT EXISTS vector_log_generation ON vector_log(generation);
+                 INSERT OR IGNORE INTO info (key, value) SELECT 'vector_log_since', \
+                    CAST(COALESCE((SELECT CAST(value AS INTEGER) FROM info \
+                                   WHERE key = 'vectors_generation'), 0) + 1 AS TEXT);",
+            )
+            .map_err(|e| IndexError::manifest(path, e))?;
         Ok(Manifest { connection })
     }
 
@@ -443,6 +455,14 @@ impl Manifest {
                     )
                     .map_err(IndexError::sql)?;
             }
+        }
+        if !vector_moves.is_empty() {
+            // The daemon's vector store holds unit ids: it must load the moved ones.
+            let files: Vec<&str> = vector_moves
+                .iter()
+                .flat_map(|(old, new)| [old.as_str(), new.as_str()])
+                .collect();
+            bump_generation(&transaction, &files)?;
         }
         crate::activity::append(&transaction, events)?;
         {
@@ -602,13 +622,27 @@ impl Manifest {
                 params![path, hash],
             )
             .map_err(IndexError::sql)?;
-        bump_generation(&transaction)?;
+        bump_generation(&transaction, &[file_id])?;
         transaction.commit().map_err(IndexError::sql)
     }
 
     /// Drops vectors whose file is no longer indexed.
     pub fn delete_orphan_vectors(&mut self) -> Result<usize, IndexError> {
         let transaction = self.connection.transaction().map_err(IndexError::sql)?;
+        let orphans: Vec<String> = {
+            let mut statement = transaction
+                .prepare(
+                    "SELECT file_id FROM vectors WHERE file_id NOT IN \
+                     (SELECT file_id FROM files WHERE status = 'indexed') \
+                     UNION SELECT file_id FROM image_vectors WHERE file_id NOT IN \
+                     (SELECT file_id FROM files WHERE status = 'indexed')",
+                )
+                .map_err(IndexError::sql)?;
+            let rows = statement
+                .query_map([], |row| row.get(0))
+                .map_err(IndexError::sql)?;
+            rows.collect::<Result<_, _>>().map_err(IndexError::sql)?
+        };
         let deleted = transaction
             .execute(
                 "DELETE FROM vectors WHERE file_id NOT IN \
@@ -624,7 +658,8 @@ impl Manifest {
                 )
                 .map_err(IndexError::sql)?;
         if deleted > 0 {
-            bump_generation(&transaction)?;
+            let orphans: Vec<&str> = orphans.iter().map(String::as_str).collect();
+            bump_generation(&transaction, &orphans)?;
         }
         transaction.commit().map_err(IndexError::sql)?;
         Ok(deleted)
@@ -671,7 +706,7 @@ impl Manifest {
                 )
                 .map_err(IndexError::sql)?;
         }
-        bump_generation(&transaction)?;
+        bump_generation(&transaction, &[file_id])?;
         transaction.commit().map_err(IndexError::sql)
     }
 
@@ -694,6 +729,31 @@ impl Manifest {
             .collect::<Result<Vec<_>, _>>()
             .map_err(IndexError::sql)?;
         Ok(rows)
+    }
+
+    /// The files whose vectors changed after `generation`, when the vector log covers
+    /// every later generation (`None`: it does not — an index from before the log, or a
+    /// reader too far behind — and everything must be loaded again).
+    pub fn vector_changes_since(&self, generation: u64) -> Result<Option<Vec<String>>, IndexError> {
+        let since: Option<u64> = self
+            .info("vector_log_since")
+            .ok()
+            .flatten()
+            .and_then(|v| v.parse().ok());
+        match since {
+            Some(since) if since <= generation + 1 => {}
+            _ => return Ok(None),
+        }
+        let mut statement = self
+            .connection
+            .prepare("SELECT DISTINCT file_id FROM vector_log WHERE generation > ?1")
+            .map_err(IndexError::sql)?;
+        let rows = statement
+            .query_map(params![generation as i64], |row| row.get(0))
+            .map_err(IndexError::sql)?;
+        Ok(Some(
+            rows.collect::<Result<_, _>>().map_err(IndexError::sql)?,
+        ))
     }
 
     /// A counter bumped by every change to the vectors (the daemon reloads on change).
@@ -753,15 +813,53 @@ impl Manifest {
     }
 }
 
-fn bump_generation(transaction: &rusqlite::Transaction) -> Result<(), IndexError> {
+/// Generations the vector log keeps (older changes are pruned; a daemon further behind
+/// loads every vector again).
+const VECTOR_LOG_GENERATIONS: u64 = 10_000;
+
+/// Bumps the vectors generation and logs which files' vectors changed with it.
+fn bump_generation(transaction: &rusqlite::Transaction, files: &[&str]) -> Result<(), IndexError> {
     transaction
         .execute(
             "INSERT INTO info (key, value) VALUES ('vectors_generation', '1') \
              ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
             [],
         )
-        .map(|_| ())
-        .map_err(IndexError::sql)
+        .map_err(IndexError::sql)?;
+    let generation: i64 = transaction
+        .query_row(
+            "SELECT CAST(value AS INTEGER) FROM info WHERE key = 'vectors_generation'",
+            [],
+            |row| row.get(0),
+        )
+        .map_err(IndexError::sql)?;
+    let mut insert = transaction
+        .prepare("INSERT INTO vector_log (generation, file_id) VALUES (?1, ?2)")
+        .map_err(IndexError::sql)?;
+    for file in files {
+        insert
+            .execute(params![generation, file])
+            .map_err(IndexError::sql)?;
+    }
+    let keep = VECTOR_LOG_GENERATIONS as i64;
+    if generation % 1_000 == 0 && generation > keep {
+        let since = generation - keep + 1;
+        transaction
+            .execute(
+                "DELETE FROM vector_log WHERE generation < ?1",
+                params![since],
+            )
+            .map_err(IndexError::sql)?;
+        transaction
+            .execute(
+                "INSERT INTO info (key, value) VALUES ('vector_log_since', ?1) \
+                 ON CONFLICT(key) DO UPDATE SET value = \
+                 CAST(MAX(CAST(value AS INTEGER), ?1) AS TEXT)",
+                params![since.to_string()],
+            )
+            .map_err(IndexError::sql)?;
+    }
+    Ok(())
 }
 
 fn read_record(row: &Row) -> rusqlite::Result<FileRecord> {
@@ -868,6 +966,8 @@ mod tests {
             Some("t0")
         );
         assert_eq!(manifest.last_activity_seq().unwrap(), 1);
+        // A running daemon reloads the moved vectors.
+        assert_eq!(manifest.vectors_generation().unwrap(), 2);
     }
 
     #[test]

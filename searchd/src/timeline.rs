@@ -330,6 +330,14 @@ impl Engine {
             });
         }
         let matched = units.len() as u64;
+        // With a text query, only the matching files' activity is shown.
+        let matching_files: Option<std::collections::HashSet<String>> =
+            (!params.query.trim().is_empty()).then(|| {
+                units
+                    .iter()
+                    .map(|u| index::UnitPath::parse(&u.path).container().to_string())
+                    .collect()
+            });
         let mut days = group(units);
         let snippets = self.snippet_generator(snapshot, lexical.as_ref())?;
         for first in days
@@ -355,6 +363,7 @@ impl Engine {
             };
             let read = crate::activity::read_events(
                 self.backend(),
+                &mut self.guard(),
                 index::ActivityQuery {
                     from_ms,
                     to_ms,
@@ -363,8 +372,13 @@ impl Engine {
                 },
             )?;
             read.notes(&mut notes);
-            activity_events = read.events.len() as u64;
-            crate::activity::timeline::add_activity(&mut days, &read.events);
+            let mut events = read.events;
+            if let Some(files) = &matching_files {
+                events.retain(|e| e.path.as_deref().is_some_and(|p| files.contains(p)));
+                notes.push("activity: only of the files matching the query".to_string());
+            }
+            activity_events = events.len() as u64;
+            crate::activity::timeline::add_activity(&mut days, &events);
         } else {
             notes.push("activity: excluded".to_string());
         }

@@ -184,6 +184,10 @@ fn a_renamed_file_keeps_its_vectors_and_is_not_embedded_again() {
     let root = profile.path();
     let first = index(root, index_dir.path());
     assert_eq!(first["embedding"]["units_embedded"], 2, "{first}");
+    // A daemon that runs through the rename follows the moved vectors.
+    let daemon = Daemon::start(index_dir.path());
+    let query = "dog playing fetch outdoors";
+    assert_eq!(retrieve(&daemon, query, "dense")[0], "Notes/afternoon.md");
 
     std::fs::create_dir_all(root.join("Archive")).unwrap();
     std::fs::rename(
@@ -201,9 +205,14 @@ fn a_renamed_file_keeps_its_vectors_and_is_not_embedded_again() {
     assert_eq!(second["embedding"]["coverage"], 1.0, "{second}");
     assert_eq!(second["activity"]["moved"], 1, "{second}");
 
-    let daemon = Daemon::start(index_dir.path());
-    assert_eq!(
-        retrieve(&daemon, "dog playing fetch outdoors", "dense")[0],
-        "Archive/dog-day.md"
+    assert!(
+        crate::harness::eventually(Duration::from_secs(15), || {
+            retrieve(&daemon, query, "dense")
+                .first()
+                .map(String::as_str)
+                == Some("Archive/dog-day.md")
+        }),
+        "dense search still finds {:?}",
+        retrieve(&daemon, query, "dense")
     );
 }

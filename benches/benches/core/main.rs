@@ -6,6 +6,7 @@
 //! | `index` | `indexer::run` over a synthetic profile, lexical only (no embeddings, OCR, media): a fresh index, and a re-run over the unchanged profile | files |
 //! | `embed` | MiniLM over 64 texts: `TextEncoder::embed` (the pipeline: length-sorted batches of 16) vs `embed_with(texts, 16, false)` | texts |
 //! | `query` | one new query through `searchd::Engine::retrieve`, BM25 / dense / hybrid, over a unit corpus (10K units; `DENTATE_BENCH_UNITS`) | queries |
+//! | `reload` | the daemon's text-vector store after one file's vectors changed: loaded in full vs updated from the vector log (10K vectors; `DENTATE_BENCH_UNITS`) | vectors |
 //! | `qdrant` | syncing the corpus into a fresh Qdrant collection; one query through the Qdrant backend vs the embedded one | units / queries |
 //! | `media` | (opt-in) Whisper on a 14 s memo and OCR + tags on 1-fps video frames: raw models vs the whole pipeline | audio seconds / frames |
 //!
@@ -117,11 +118,12 @@ type Files = Vec<(String, Vec<u8>)>;
 
 mod files;
 mod media;
+mod reload;
 mod search;
 
 criterion_group! {
     name = groups;
     config = Criterion::default();
-    targets = files::convert, files::index, files::embed, search::query_group, search::qdrant, media::media
+    targets = files::convert, files::index, files::embed, search::query_group, reload::reload, search::qdrant, media::media
 }
 criterion_main!(groups);

@@ -21,6 +21,7 @@ use index::{ActivityEvent, ActivityKind, ActivityQuery};
 use serde::{Deserialize, Serialize};
 
 use crate::error::SearchError;
+use crate::guard::PathGuard;
 
 /// Events read for one request at most (the newest are dropped beyond it, with a note).
 pub const MAX_ACTIVITY_EVENTS: usize = 20_000;
@@ -153,9 +154,11 @@ impl ReadEvents {
 }
 
 /// Reads the events matching `query` (oldest first), keeping only those whose paths
-/// stay inside the profile.
+/// stay inside the profile: profile-relative, and not resolving outside the root on disk
+/// now (`guard`: a folder replaced by a link since the event).
 pub fn read_events(
     backend: &dyn SearchBackend,
+    guard: &mut PathGuard,
     mut query: ActivityQuery,
 ) -> Result<ReadEvents, SearchError> {
     query.limit = MAX_ACTIVITY_EVENTS + 1;
@@ -163,8 +166,13 @@ pub fn read_events(
     let truncated = events.len() > MAX_ACTIVITY_EVENTS;
     events.truncate(MAX_ACTIVITY_EVENTS);
     let before = events.len();
-    // Never a path outside the profile: foreign paths a trace could not map.
-    events.retain(ActivityEvent::in_profile);
+    // Never a path outside the profile: foreign paths a trace could not map, paths that
+    // lead out of it now.
+    events.retain(|e| {
+        e.in_profile()
+            && e.path.as_deref().is_none_or(|p| guard.allows(p))
+            && e.old_path.as_deref().is_none_or(|p| guard.allows(p))
+    });
     Ok(ReadEvents {
         outside: before - events.len(),
         events,

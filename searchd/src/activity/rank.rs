@@ -306,6 +306,7 @@ impl Engine {
         };
         let read = read_events(
             self.backend(),
+            &mut self.guard(),
             ActivityQuery {
                 from_ms: window.from_ms,
                 to_ms: window.to_ms,
