@@ -229,10 +229,11 @@ enum Matrix {
 #[derive(Debug, Clone)]
 pub struct ExactStore {
     dim: usize,
-    unit_ids: Vec<String>,
-    file_ids: Vec<String>,
+    // Shared strings: an updated store copies its rows' ids by reference.
+    unit_ids: Vec<Arc<str>>,
+    file_ids: Vec<Arc<str>>,
     /// Hash of the text each vector was computed from (empty for image vectors).
-    text_hashes: Vec<String>,
+    text_hashes: Vec<Arc<str>>,
     matrix: Matrix,
     selection: Selection,
 }
@@ -373,9 +374,9 @@ impl ExactStore {
     }
 
     fn push(&mut self, unit_id: String, file_id: String, text_hash: String, vector: &[f32]) {
-        self.unit_ids.push(unit_id);
-        self.file_ids.push(file_id);
-        self.text_hashes.push(text_hash);
+        self.unit_ids.push(unit_id.into());
+        self.file_ids.push(file_id.into());
+        self.text_hashes.push(text_hash.into());
         match &mut self.matrix {
             Matrix::F32(values) => values.extend_from_slice(vector),
             Matrix::I8 { codes, scales } => {
@@ -406,8 +407,13 @@ impl ExactStore {
             }
         }
         fresh.sort_by(|a, b| a.0.cmp(&b.0));
-        let kept = |row: &usize| !changed.contains(self.file_ids[*row].as_str());
-        let total = (0..self.len()).filter(kept).count() + fresh.len();
+        let keep: Vec<bool> = self
+            .file_ids
+            .iter()
+            .map(|file| !changed.contains(&**file))
+            .collect();
+        let kept = |row: &usize| keep[*row];
+        let total = keep.iter().filter(|k| **k).count() + fresh.len();
         if !self.is_quantized() && total > quantize_above() {
             return Ok(None);
         }
@@ -419,7 +425,7 @@ impl ExactStore {
         let mut fresh = fresh.into_iter().peekable();
         for row in (0..self.len()).filter(kept) {
             while let Some((unit_id, file_id, text_hash, vector)) =
-                fresh.next_if(|f| f.0 < self.unit_ids[row])
+                fresh.next_if(|f| *f.0 < *self.unit_ids[row])
             {
                 out.push(unit_id, file_id, text_hash, &vector);
             }
@@ -475,7 +481,7 @@ impl ExactStore {
             return Vec::new();
         }
         let allowed_row =
-            |row: usize| allowed.is_none_or(|allowed| allowed.contains(&self.unit_ids[row]));
+            |row: usize| allowed.is_none_or(|allowed| allowed.contains(&*self.unit_ids[row]));
         let mut scored: Vec<(f32, usize)> = match &self.matrix {
             Matrix::F32(values) => values
                 .chunks_exact(self.dim)
@@ -530,9 +536,9 @@ impl ExactStore {
         self.top(query, k, allowed)
             .into_iter()
             .map(|(score, row)| TextHit {
-                unit_id: self.unit_ids[row].clone(),
-                file_id: self.file_ids[row].clone(),
-                text_hash: self.text_hashes[row].clone(),
+                unit_id: self.unit_ids[row].to_string(),
+                file_id: self.file_ids[row].to_string(),
+                text_hash: self.text_hashes[row].to_string(),
                 score,
             })
             .collect()
@@ -560,8 +566,8 @@ impl ExactStore {
             .top(query, k, allowed)
             .into_iter()
             .map(|(score, row)| VectorHit {
-                unit_id: self.unit_ids[row].clone(),
-                file_id: self.file_ids[row].clone(),
+                unit_id: self.unit_ids[row].to_string(),
+                file_id: self.file_ids[row].to_string(),
                 score,
             })
             .collect())
@@ -943,9 +949,9 @@ mod tests {
             })
             .collect();
         (
-            store.unit_ids.clone(),
-            store.file_ids.clone(),
-            store.text_hashes.clone(),
+            store.unit_ids.iter().map(|s| s.to_string()).collect(),
+            store.file_ids.iter().map(|s| s.to_string()).collect(),
+            store.text_hashes.iter().map(|s| s.to_string()).collect(),
             scores,
         )
     }
@@ -958,9 +964,9 @@ mod tests {
         let mut int8 = ExactStore::text().quantized();
         for (row, vector) in values.chunks_exact(TEXT_DIM).enumerate() {
             int8.push(
-                store.unit_ids[row].clone(),
-                store.file_ids[row].clone(),
-                store.text_hashes[row].clone(),
+                store.unit_ids[row].to_string(),
+                store.file_ids[row].to_string(),
+                store.text_hashes[row].to_string(),
                 vector,
             );
         }
