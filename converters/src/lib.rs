@@ -38,6 +38,10 @@ mod sqlite;
 mod text;
 pub mod unit;
 
+/// RRULE parsing shared with the daemon's routine summary (`FREQ=WEEKLY;BYDAY=MO,WE`).
+pub mod rrule {
+    pub use crate::calendar::{bydays, rule_parts};
+}
 pub use detect::{detect, extension_of, FileType};
 pub use error::ConvertError;
 pub use registry::{converter_version, is_current};

@@ -34,6 +34,7 @@ use chrono::{
 use crate::text::decode_text;
 use crate::{Conversion, ConvertError, FileMeta, Input, Locator, Unit, UnitKind};
 use parse::{Component, Prop};
+pub use recur::{bydays, rule_parts};
 use zones::{Resolution, Zone, ZoneResolver};
 
 const FORMAT: &str = "ics";

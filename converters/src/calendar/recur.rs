@@ -11,7 +11,7 @@ use super::{format_date, month_name, weekday_name};
 
 /// `FREQ=WEEKLY;BYDAY=MO` → {"FREQ": "WEEKLY", "BYDAY": "MO"} (keys and values
 /// upper-cased, blanks dropped).
-pub(crate) fn rule_parts(rule: &str) -> BTreeMap<String, String> {
+pub fn rule_parts(rule: &str) -> BTreeMap<String, String> {
     rule.trim()
         .trim_start_matches("RRULE:")
         .split(';')
@@ -43,7 +43,8 @@ pub(crate) fn parse_byday(text: &str) -> Option<(Option<i32>, Weekday)> {
     Some((number, weekday))
 }
 
-fn bydays(parts: &BTreeMap<String, String>) -> Vec<(Option<i32>, Weekday)> {
+/// The `BYDAY` entries of a rule's parts ([`rule_parts`]), with their ordinals.
+pub fn bydays(parts: &BTreeMap<String, String>) -> Vec<(Option<i32>, Weekday)> {
     parts
         .get("BYDAY")
         .map(|v| v.split(',').filter_map(parse_byday).collect())

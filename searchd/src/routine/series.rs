@@ -114,15 +114,11 @@ impl Rule {
     /// The rule of an event unit with an `rrule` field.
     pub fn of(unit: &UnitSample) -> Option<Rule> {
         let text = unit.fields.get("rrule").filter(|r| !r.trim().is_empty())?;
-        let parts: BTreeMap<String, String> = text
-            .split(';')
-            .filter_map(|p| p.split_once('='))
-            .map(|(k, v)| (k.trim().to_ascii_uppercase(), v.trim().to_string()))
+        let parts = converters::rrule::rule_parts(text);
+        let mut weekdays: Vec<usize> = converters::rrule::bydays(&parts)
+            .into_iter()
+            .map(|(_, day)| day.num_days_from_monday() as usize)
             .collect();
-        let mut weekdays: Vec<usize> = parts
-            .get("BYDAY")
-            .map(|days| days.split(',').filter_map(weekday_of).collect())
-            .unwrap_or_default();
         if weekdays.is_empty() {
             weekdays.push(unit.local.weekday().num_days_from_monday() as usize);
         }
@@ -240,16 +236,6 @@ fn rule_series(unit: &UnitSample, text: &str, cap: usize) -> Series {
         rrule: Some(text.to_string()),
         evidence,
     }
-}
-
-/// `MO`…`SU` (with an optional ordinal such as `1MO`) as 0 = Monday.
-fn weekday_of(code: &str) -> Option<usize> {
-    let code = code
-        .trim()
-        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '+');
-    ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
-        .iter()
-        .position(|d| d.eq_ignore_ascii_case(code))
 }
 
 /// The date of an `UNTIL` value (`20251217T075959Z` or `20251217`), as written (a UTC
