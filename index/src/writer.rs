@@ -313,22 +313,19 @@ impl IndexWriter {
         new: FileRecord,
         file_mtime: DateTime<FixedOffset>,
     ) -> Result<usize, IndexError> {
-        let reader = match &self.reader {
+        let reader = match self.reader.take() {
             Some(reader) => {
                 reader.reload()?;
-                reader.clone()
+                reader
             }
-            None => {
-                let reader = self
-                    .index
-                    .reader_builder()
-                    .reload_policy(tantivy::ReloadPolicy::Manual)
-                    .try_into()?;
-                self.reader = Some(reader);
-                self.reader.clone().expect("just set")
-            }
+            None => self
+                .index
+                .reader_builder()
+                .reload_policy(tantivy::ReloadPolicy::Manual)
+                .try_into()?,
         };
         let stored = crate::store::units_of_file(&reader.searcher(), &self.fields, &old.file_id)?;
+        self.reader = Some(reader);
         self.delete_units(&old.file_id);
         for unit in &stored {
             let rebuilt = Unit {

@@ -85,34 +85,19 @@ fn parent_folder(path: &str) -> &str {
 pub fn moved_record(old: &FileRecord, old_top: &str, new_top: &str, mtime_ns: i64) -> FileRecord {
     let rebase = |path: &str| format!("{new_top}{}", &path[old_top.len().min(path.len())..]);
     let path = rebase(&old.path);
-    let mut record = FileRecord {
+    // Everything the content determined stays; the path and what derives from it change.
+    FileRecord {
+        file_id: index::file_id_for(&path),
         parent_path: old.parent_path.as_deref().map(rebase),
         ext: converters::extension_of(UnitPath::parse(&path).name()),
-        ..FileRecord::new(&path)
-    };
-    // Everything the content determined stays.
-    record.size = old.size;
-    record.mtime_ns = if old.parent_path.is_none() {
-        mtime_ns
-    } else {
-        old.mtime_ns
-    };
-    record.hash = old.hash.clone();
-    record.converter_version = old.converter_version;
-    record.status = old.status;
-    record.reason = old.reason.clone();
-    record.error = old.error.clone();
-    record.file_type = old.file_type;
-    record.modality = old.modality;
-    record.unit_count = old.unit_count;
-    record.units_by_kind = old.units_by_kind.clone();
-    record.title = old.title.clone();
-    record.author = old.author.clone();
-    record.created = old.created.clone();
-    record.extra = old.extra.clone();
-    record.stages = old.stages.clone();
-    record.embedded = old.embedded.clone();
-    record
+        mtime_ns: if old.parent_path.is_none() {
+            mtime_ns
+        } else {
+            old.mtime_ns
+        },
+        path,
+        ..old.clone()
+    }
 }
 
 /// A new file: `created` at its birth time (or modification time, whichever is
