@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::SystemTime;
 
 use index::activity::now_ms;
-use index::{ActivityEvent, ActivityKind, ActivitySource, FileRecord, FileStatus, UnitPath};
+use index::{ActivityEvent, ActivityKind, ActivitySource, FileRecord, FileStatus};
 
 use crate::walk::WalkedFile;
 
@@ -34,7 +34,8 @@ impl EventSource {
     }
 }
 
-/// Pairs vanished files with new files of identical content (each used once).
+/// Pairs vanished files with new files of identical content and extension (each used
+/// once).
 /// `eligible` says whether a vanished record may be moved instead of converted.
 pub fn find_renames<'a>(
     removed: &[&'a FileRecord],
@@ -42,19 +43,23 @@ pub fn find_renames<'a>(
     eligible: impl Fn(&FileRecord) -> bool,
     hash_of: impl Fn(&WalkedFile) -> Option<String>,
 ) -> Vec<(&'a FileRecord, &'a WalkedFile)> {
-    let mut by_size: HashMap<u64, Vec<&FileRecord>> = HashMap::new();
+    // Same size and extension (the extension decides the converter: a file renamed to
+    // another one is converted again).
+    let mut by_shape: HashMap<(u64, String), Vec<&FileRecord>> = HashMap::new();
     for record in removed {
         if record.status == FileStatus::Indexed && record.hash.is_some() && eligible(record) {
-            by_size.entry(record.size).or_default().push(record);
+            let shape = (record.size, converters::extension_of(&record.path));
+            by_shape.entry(shape).or_default().push(record);
         }
     }
-    if by_size.is_empty() {
+    if by_shape.is_empty() {
         return Vec::new();
     }
     let mut used: HashSet<&str> = HashSet::new();
     let mut pairs = Vec::new();
     for file in new_files {
-        let Some(candidates) = by_size.get(&file.size) else {
+        let shape = (file.size, converters::extension_of(&file.rel_path));
+        let Some(candidates) = by_shape.get(&shape) else {
             continue;
         };
         let Some(hash) = hash_of(file) else {
@@ -85,11 +90,11 @@ fn parent_folder(path: &str) -> &str {
 pub fn moved_record(old: &FileRecord, old_top: &str, new_top: &str, mtime_ns: i64) -> FileRecord {
     let rebase = |path: &str| format!("{new_top}{}", &path[old_top.len().min(path.len())..]);
     let path = rebase(&old.path);
-    // Everything the content determined stays; the path and what derives from it change.
+    // Everything the content determined stays, and so does the extension (a rename keeps
+    // it, see `find_renames`); the path and what derives from it change.
     FileRecord {
         file_id: index::file_id_for(&path),
         parent_path: old.parent_path.as_deref().map(rebase),
-        ext: converters::extension_of(UnitPath::parse(&path).name()),
         mtime_ns: if old.parent_path.is_none() {
             mtime_ns
         } else {
@@ -233,8 +238,11 @@ mod tests {
             walked("New/y.txt", 5),
             walked("Docs/z.txt", 9),
         );
-        let new_files = [&x, &y, &z];
+        // The same content under another extension is converted again: never read here.
+        let md = walked("Docs/a.md", 5);
+        let new_files = [&md, &x, &y, &z];
         let hashes: HashMap<&str, &str> = [
+            ("Docs/a.md", "h1"),
             ("Docs/x.txt", "h1"),
             ("New/y.txt", "h1"),
             ("Docs/z.txt", "h2"),
@@ -258,7 +266,7 @@ mod tests {
             names,
             [("Docs/a.txt", "Docs/x.txt"), ("Old/a.txt", "New/y.txt")]
         );
-        // z's size matches no vanished file: never read.
+        // z's size and a.md's extension match no vanished file: never read.
         assert_eq!(*read.borrow(), ["Docs/x.txt", "New/y.txt"]);
         assert_eq!(
             renamed(
