@@ -115,13 +115,16 @@ pub fn watch_events(
 
     let mut trigger = Trigger::Start;
     let mut burst_start = Instant::now();
-    let mut first = true;
     loop {
         if stop.load(Ordering::Relaxed) {
             return Ok(());
         }
-        let result = crate::pipeline::run(if first { &initial } else { &pass_options }, progress);
-        first = false;
+        let options = if trigger == Trigger::Start {
+            &initial
+        } else {
+            &pass_options
+        };
+        let result = crate::pipeline::run(options, progress);
         let failed = result.is_err();
         on_pass(&Pass {
             trigger: trigger.clone(),
