@@ -326,6 +326,38 @@ pub trait SearchSnapshot {
     ) -> Result<std::collections::BTreeMap<String, f64>, StoreError>;
     /// The newest content time of any unit.
     fn newest_content_time(&self) -> Result<Option<i64>, StoreError>;
+    /// Lexical and text-vector candidates fused by the backend itself in one request,
+    /// `(key, fused score)` best first; `None` when this backend leaves fusion to the
+    /// caller (which then fuses the lists of [`SearchSnapshot::lexical`] and
+    /// [`SearchSnapshot::vectors`]).
+    fn fused(
+        &self,
+        _request: &FusedRequest<'_>,
+    ) -> Result<Option<Vec<(UnitKey, f32)>>, StoreError> {
+        Ok(None)
+    }
+}
+
+/// A hybrid request a backend may fuse itself ([`SearchSnapshot::fused`]).
+#[derive(Debug, Clone, Copy)]
+pub struct FusedRequest<'a> {
+    pub lexical: &'a LexicalRequest,
+    /// The unit-length text vector of the question.
+    pub text_vector: &'a [f32],
+    pub filter: &'a UnitFilter,
+    /// How deep each list is searched, and how many fused units come back.
+    pub depth: usize,
+    pub method: FusionMethod,
+}
+
+/// How a backend fuses ranked lists.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FusionMethod {
+    /// Reciprocal rank fusion with this `k`.
+    Rrf { k: f32 },
+    /// Distribution-based score fusion (each list's scores normalised by its mean
+    /// and three standard deviations, then summed).
+    Dbsf,
 }
 
 /// How much an index holds, for `Stats`.
@@ -352,6 +384,10 @@ pub trait SearchBackend: UnitSource {
     /// Vectors held in a space (0 when the space is unknown).
     fn vector_count(&self, space: VectorSpace<'_>) -> Result<usize, StoreError>;
     fn stats(&self) -> Result<BackendStats, StoreError>;
+    /// Whether this backend fuses hybrid requests itself ([`SearchSnapshot::fused`]).
+    fn fuses(&self) -> bool {
+        false
+    }
     /// Events of the activity log matching `query`, oldest first (a backend without a
     /// log has none).
     fn activity(

@@ -10,18 +10,18 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use index::api::{
-    BackendStats, LexicalRequest, Matches, SearchBackend, SearchSnapshot, StoreError, TimeOrder,
-    UnitFilter, UnitKey, UnitSource, VectorSpace,
+    BackendStats, FusedRequest, FusionMethod, LexicalRequest, Matches, SearchBackend,
+    SearchSnapshot, StoreError, TimeOrder, UnitFilter, UnitKey, UnitSource, VectorSpace,
 };
 use index::manifest::{FileRecord, FileStatus, ManifestTotals};
 use index::vector::TEXT_DIM;
 use index::StoredUnit;
 use qdrant_client::qdrant::{
-    Condition, CountPointsBuilder, Direction, Filter, OrderBy, Query, QueryBatchPointsBuilder,
-    QueryPointsBuilder, ScrollPointsBuilder, VectorInput,
+    Condition, CountPointsBuilder, Direction, Filter, OrderBy, PrefetchQueryBuilder, Query,
+    QueryBatchPointsBuilder, QueryPointsBuilder, RrfBuilder, ScrollPointsBuilder, VectorInput,
 };
 
-use crate::config::QdrantConfig;
+use crate::config::{Fusion, QdrantConfig};
 use crate::error::QdrantError;
 use crate::remote::{image_vector_name, DenseVectors, Remote, BM25_VECTOR, TEXT_VECTOR};
 use crate::{filter, payload, sparse};
@@ -197,6 +197,15 @@ impl QdrantBackend {
             .filter(selector)
             .limit(limit)
             .with_payload(true);
+        self.run_query(request, context).await
+    }
+
+    /// Units of a Query API request, with their scores.
+    async fn run_query(
+        &self,
+        request: QueryPointsBuilder,
+        context: &str,
+    ) -> Result<Vec<(StoredUnit, f32)>, QdrantError> {
         let response = self
             .remote
             .retry
@@ -317,6 +326,10 @@ impl SearchBackend for QdrantBackend {
             "{} {}",
             self.remote.config.url, self.remote.config.collection
         )
+    }
+
+    fn fuses(&self) -> bool {
+        self.remote.config.fusion == Fusion::Server
     }
 
     fn snapshot(&self) -> Result<Box<dyn SearchSnapshot + '_>, StoreError> {
@@ -614,6 +627,52 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
                 (name, f64::from(score))
             })
             .collect())
+    }
+
+    /// With server fusion ([`Fusion::Server`]): one Query API request, the sparse BM25
+    /// and the dense text search as prefetches (each with the request's filter and
+    /// depth) fused by Qdrant with RRF (the request's k) or DBSF.
+    fn fused(&self, request: &FusedRequest<'_>) -> Result<Option<Vec<(UnitKey, f32)>>, StoreError> {
+        if !self.backend.fuses() {
+            return Ok(None);
+        }
+        let sparse = sparse::query_vector(request.lexical);
+        if sparse.is_empty() || request.text_vector.len() != TEXT_DIM || request.depth == 0 {
+            return Ok(None); // one list only: nothing for the server to fuse
+        }
+        let selector = filter::unit_filter(self.profile(), request.filter);
+        let depth = request.depth as u64;
+        let query = match request.method {
+            FusionMethod::Rrf { k } => {
+                Query::new_rrf(RrfBuilder::with_k(k.round().clamp(1.0, 1e6) as u32))
+            }
+            FusionMethod::Dbsf => Query::new_fusion(qdrant_client::qdrant::Fusion::Dbsf),
+        };
+        let query = QueryPointsBuilder::new(self.backend.remote.collection())
+            .add_prefetch(
+                PrefetchQueryBuilder::default()
+                    .query(Query::new_nearest(VectorInput::from(sparse.as_slice())))
+                    .using(BM25_VECTOR)
+                    .filter(selector.clone())
+                    .limit(depth),
+            )
+            .add_prefetch(
+                PrefetchQueryBuilder::default()
+                    .query(Query::new_nearest(VectorInput::from(
+                        request.text_vector.to_vec(),
+                    )))
+                    .using(TEXT_VECTOR)
+                    .filter(selector)
+                    .limit(depth),
+            )
+            .query(query)
+            .limit(depth)
+            .with_payload(true);
+        let found = self.backend.block_on(
+            self.backend
+                .run_query(query, "searching with server-side fusion"),
+        )?;
+        Ok(Some(self.keep(ranked_in_file_order(found, f32::EPSILON))))
     }
 
     fn newest_content_time(&self) -> Result<Option<i64>, StoreError> {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::config::{profile_key, QdrantConfig, DEFAULT_COLLECTION};
+use crate::config::{profile_key, Fusion, QdrantConfig, DEFAULT_BULK_UNITS, DEFAULT_COLLECTION};
 
 /// Where the index lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -57,6 +57,17 @@ pub struct BackendArgs {
     /// Seconds one Qdrant request may take.
     #[arg(long, default_value_t = 30)]
     pub qdrant_timeout: u64,
+    /// dentate-index: a sync writing at least this many new units pauses Qdrant's HNSW
+    /// indexing until its points are in (one index build instead of rebuilds while the
+    /// segments grow); 0: never pause.
+    #[arg(long, value_name = "UNITS", default_value_t = DEFAULT_BULK_UNITS)]
+    pub bulk_units: u64,
+    /// dentate-searchd: where hybrid lists are fused. `daemon`: the daemon fuses the
+    /// server's sparse and dense lists (the planner's fusion, explain with each list's
+    /// rank); `server`: one Query API request with both lists as prefetches fused by
+    /// Qdrant (RRF with the request's k, or DBSF), one round trip.
+    #[arg(long, value_enum, default_value_t = Fusion::Daemon)]
+    pub qdrant_fusion: Fusion,
 }
 
 impl BackendArgs {
@@ -73,6 +84,8 @@ impl BackendArgs {
         config.replication_factor = self.replicas.max(1);
         config.quantize = self.quantize;
         config.timeout = Duration::from_secs(self.qdrant_timeout.max(1));
+        config.bulk_units = self.bulk_units;
+        config.fusion = self.qdrant_fusion;
         config
     }
 }
@@ -113,5 +126,10 @@ mod tests {
         assert_eq!(config.collection, "home");
         assert_eq!(config.profile, "alice");
         assert_eq!((config.shard_number, config.replication_factor), (3, 2));
+        assert_eq!(config.bulk_units, DEFAULT_BULK_UNITS);
+        assert_eq!(config.fusion, Fusion::Daemon);
+        let cli = Cli::parse_from(["x", "--bulk-units", "0", "--qdrant-fusion", "server"]);
+        let config = cli.backend.qdrant_config("/nonexistent/alice");
+        assert_eq!((config.bulk_units, config.fusion), (0, Fusion::Server));
     }
 }

@@ -6,6 +6,9 @@ use std::time::Duration;
 /// The collection every profile syncs into unless told otherwise.
 pub const DEFAULT_COLLECTION: &str = "dentate";
 
+/// Default of [`QdrantConfig::bulk_units`].
+pub const DEFAULT_BULK_UNITS: u64 = 50_000;
+
 /// Connection and layout settings of the Qdrant backend.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QdrantConfig {
@@ -31,6 +34,23 @@ pub struct QdrantConfig {
     pub retry_delay: Duration,
     /// Points per upsert request.
     pub batch_size: usize,
+    /// A sync that writes at least this many units of files new to the collection
+    /// pauses Qdrant's HNSW indexing until its points are in (Qdrant's advice for bulk
+    /// uploads: one index build at the end instead of rebuilds while segments grow);
+    /// 0: never.
+    pub bulk_units: u64,
+    /// Where the daemon's hybrid lists are fused (serving only).
+    pub fusion: Fusion,
+}
+
+/// Where hybrid lists are fused on the Qdrant backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Fusion {
+    /// The daemon fuses the server's lists (as the embedded backend does).
+    #[default]
+    Daemon,
+    /// Qdrant fuses them (Query API prefetches with RRF or DBSF).
+    Server,
 }
 
 impl QdrantConfig {
@@ -49,6 +69,8 @@ impl QdrantConfig {
             retries: 5,
             retry_delay: Duration::from_millis(200),
             batch_size: 256,
+            bulk_units: DEFAULT_BULK_UNITS,
+            fusion: Fusion::Daemon,
         }
     }
 }

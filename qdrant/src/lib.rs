@@ -31,4 +31,4 @@ pub mod testing;
 pub use backend::{QdrantBackend, QdrantSnapshot};
 pub use config::{default_collection, profile_key, QdrantConfig};
 pub use error::QdrantError;
-pub use sync::{sync, SyncProgress, SyncSummary};
+pub use sync::{sync, wait_indexed, SyncProgress, SyncSummary};

@@ -10,10 +10,11 @@ use qdrant_client::qdrant::points_selector::PointsSelectorOneOf;
 use qdrant_client::qdrant::{
     payload_index_params::IndexParams, CreateCollectionBuilder, CreateFieldIndexCollectionBuilder,
     CreateVectorNameRequestBuilder, DeletePointsBuilder, DenseVectorCreationConfigBuilder,
-    Distance, FieldType, IntegerIndexParams, KeywordIndexParams, Modifier, PayloadIncludeSelector,
-    PointId, PointStruct, ScalarQuantizationBuilder, ScrollPointsBuilder,
-    SparseVectorParamsBuilder, SparseVectorsConfigBuilder, UpsertPointsBuilder,
-    VectorParamsBuilder, VectorsConfigBuilder,
+    Distance, FieldType, IntegerIndexParams, KeywordIndexParams, Modifier,
+    OptimizersConfigDiffBuilder, PayloadIncludeSelector, PointId, PointStruct,
+    ScalarQuantizationBuilder, ScrollPointsBuilder, SparseVectorParamsBuilder,
+    SparseVectorsConfigBuilder, UpdateCollectionBuilder, UpsertPointsBuilder, VectorParamsBuilder,
+    VectorsConfigBuilder,
 };
 use qdrant_client::Qdrant;
 
@@ -108,15 +109,7 @@ impl Remote {
                 }
             }
         }
-        let info = self
-            .retry
-            .run(
-                || format!("reading collection {name}"),
-                || self.client.collection_info(name.clone()),
-            )
-            .await?
-            .result
-            .ok_or_else(|| QdrantError::Data("collection info without result".into()))?;
+        let info = self.collection_info().await?;
         check_compatible(&name, &info)?;
         let dense = dense_vectors(&info);
         for (field, kind) in payload_indexes() {
@@ -200,17 +193,60 @@ impl Remote {
 
     /// The collection's named dense vectors with their dimensions.
     pub async fn dense_layout(&self) -> Result<DenseVectors, QdrantError> {
+        Ok(dense_vectors(&self.collection_info().await?))
+    }
+
+    async fn collection_info(&self) -> Result<qdrant_client::qdrant::CollectionInfo, QdrantError> {
         let name = self.collection().to_string();
-        let info = self
-            .retry
+        self.retry
             .run(
                 || format!("reading collection {name}"),
                 || self.client.collection_info(name.clone()),
             )
             .await?
             .result
-            .ok_or_else(|| QdrantError::Data("collection info without result".into()))?;
-        Ok(dense_vectors(&info))
+            .ok_or_else(|| QdrantError::Data("collection info without result".into()))
+    }
+
+    /// The collection's `indexing_threshold` (kB of vectors a segment holds before the
+    /// optimizer builds its HNSW index; 0: no index is built), when the server says.
+    pub async fn indexing_threshold(&self) -> Result<Option<u64>, QdrantError> {
+        Ok(self
+            .collection_info()
+            .await?
+            .config
+            .and_then(|c| c.optimizer_config)
+            .and_then(|o| o.indexing_threshold))
+    }
+
+    /// Sets the collection's `indexing_threshold` (see [`Remote::indexing_threshold`]).
+    pub async fn set_indexing_threshold(&self, kb: u64) -> Result<(), QdrantError> {
+        let name = self.collection().to_string();
+        let request = UpdateCollectionBuilder::new(name.clone())
+            .optimizers_config(OptimizersConfigDiffBuilder::default().indexing_threshold(kb));
+        self.retry
+            .run(
+                || format!("setting the indexing threshold of {name} to {kb} kB"),
+                || self.client.update_collection(request.clone()),
+            )
+            .await
+            .map(|_| ())
+    }
+
+    /// Waits until the collection is green (its optimizer idle: every index built),
+    /// polling every 200 ms; `false` when `timeout` passed first.
+    pub async fn wait_green(&self, timeout: Duration) -> Result<bool, QdrantError> {
+        let started = std::time::Instant::now();
+        loop {
+            let info = self.collection_info().await?;
+            if info.status == qdrant_client::qdrant::CollectionStatus::Green as i32 {
+                return Ok(true);
+            }
+            if started.elapsed() >= timeout {
+                return Ok(false);
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
     }
 
     /// Points by id, with their payloads.

@@ -58,6 +58,9 @@ pub struct SyncSummary {
     pub removed: usize,
     /// Unit points upserted.
     pub units_written: usize,
+    /// Whether HNSW indexing was paused during the writes (a bulk sync; the server
+    /// builds its indexes after the run).
+    pub indexing_paused: bool,
     pub elapsed: Duration,
 }
 
@@ -199,11 +202,24 @@ pub fn sync(
     config: &QdrantConfig,
     progress: impl FnMut(SyncProgress),
 ) -> Result<SyncSummary, QdrantError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    blocking(sync_async(handle, config, progress))
+}
+
+/// Runs `work` to completion on a small runtime of its own.
+fn blocking<T>(
+    work: impl std::future::Future<Output = Result<T, QdrantError>>,
+) -> Result<T, QdrantError> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| QdrantError::Runtime(e.to_string()))?;
-    runtime.block_on(sync_async(handle, config, progress))
+        .map_err(|e| QdrantError::Runtime(e.to_string()))?
+        .block_on(work)
+}
+
+/// Waits until the collection of `config` has built every index (status green), at
+/// most `timeout`; `false` when it is still optimising then. Blocks like [`sync`].
+pub fn wait_indexed(config: &QdrantConfig, timeout: Duration) -> Result<bool, QdrantError> {
+    blocking(async { Remote::connect(config)?.wait_green(timeout).await })
 }
 
 async fn sync_async(
@@ -245,15 +261,23 @@ async fn sync_async(
     // The averages the profile's points were written with stay while the live ones are
     // within 25 % of them, so a few edits do not rewrite the whole profile.
     let live = AvgLengths::of_index(handle).map_err(index::IndexError::from)?;
-    let stored = remote
+    let info = remote
         .get(
             vec![payload::profile_point_id(&profile)],
             "reading the profile's info point",
         )
         .await?
-        .first()
-        .and_then(|p| payload::get_str(&p.payload, "avg_lengths"))
-        .and_then(AvgLengths::parse);
+        .into_iter()
+        .next()
+        .map(|p| p.payload)
+        .unwrap_or_default();
+    let stored = payload::get_str(&info, "avg_lengths").and_then(AvgLengths::parse);
+    let new_units: u64 = records
+        .iter()
+        .filter(|r| !existing.contains_key(&r.file_id))
+        .map(|r| u64::from(r.unit_count))
+        .sum();
+    let paused = pause_indexing(&remote, &info, new_units).await?;
     let avg = match stored {
         Some(stored) if stored.close_to(&live) => stored,
         _ => live,
@@ -302,6 +326,10 @@ async fn sync_async(
             .await?;
         summary.removed += 1;
     }
+    if let Some(kb) = paused {
+        remote.set_indexing_threshold(kb).await?;
+        summary.indexing_paused = true;
+    }
     let root = handle.info.profile_root.clone();
     remote
         .upsert(
@@ -329,6 +357,57 @@ async fn sync_async(
         config.collection
     );
     Ok(summary)
+}
+
+/// The payload key of the profile's info point that holds the indexing threshold to
+/// restore while a bulk sync has paused indexing (so that a run killed in the middle
+/// is finished by the next one).
+const INDEXING_RESTORE: &str = "indexing_restore_kb";
+
+/// Qdrant's default `indexing_threshold` (kB), restored when the value before a pause
+/// is unknown.
+const DEFAULT_INDEXING_THRESHOLD_KB: u64 = 10_000;
+
+/// Pauses HNSW indexing (threshold 0) when `new_units` reach the bulk size; returns the
+/// threshold to restore at the end: the one before the pause, or the one an earlier,
+/// interrupted bulk sync of this profile left to restore (`None`: nothing to restore).
+/// The value to restore is written to the info point before the pause.
+async fn pause_indexing(
+    remote: &Remote,
+    info: &HashMap<String, qdrant_client::qdrant::Value>,
+    new_units: u64,
+) -> Result<Option<u64>, QdrantError> {
+    let left = payload::get_i64(info, INDEXING_RESTORE).and_then(|kb| u64::try_from(kb).ok());
+    let bulk = remote.config.bulk_units > 0 && new_units >= remote.config.bulk_units;
+    if !bulk {
+        return Ok(left);
+    }
+    let restore = match left {
+        Some(kb) => kb,
+        // 0: paused by another profile's bulk sync, which will restore it.
+        None => match remote.indexing_threshold().await? {
+            Some(0) | None => DEFAULT_INDEXING_THRESHOLD_KB,
+            Some(kb) => kb,
+        },
+    };
+    let mut note = info.clone();
+    note.insert(INDEXING_RESTORE.into(), (restore as i64).into());
+    remote
+        .upsert(
+            vec![PointStruct {
+                id: Some(payload::profile_point_id(remote.profile())),
+                payload: note,
+                vectors: Some(Vectors::from(HashMap::<String, Vector>::new())),
+            }],
+            "noting the indexing threshold to restore",
+        )
+        .await?;
+    remote.set_indexing_threshold(0).await?;
+    tracing::info!(
+        new_units,
+        "bulk sync: HNSW indexing paused until the points are in (restored to {restore} kB)"
+    );
+    Ok(Some(restore))
 }
 
 /// Counts a written group and reports its files.

@@ -13,8 +13,8 @@ use chrono::{DateTime, FixedOffset};
 use converters::{FileType, Locator, Modality, Unit, UnitKind};
 use dentate_qdrant::{sync, QdrantBackend, QdrantConfig};
 use index::api::{
-    LexicalField, LexicalRequest, LexicalSignal, SearchBackend, StoreWriter, TimeOrder, UnitFilter,
-    UnitPayload, UnitSource, VectorSpace,
+    FusedRequest, FusionMethod, LexicalField, LexicalRequest, LexicalSignal, SearchBackend,
+    StoreWriter, TimeOrder, UnitFilter, UnitPayload, UnitSource, VectorSpace,
 };
 use index::manifest::{FileRecord, FileStatus};
 use index::vector::{embedding_text, normalize, text_hash, TEXT_DIM};
@@ -813,6 +813,180 @@ fn concurrent_indexers_keep_their_profiles_apart() {
         assert_eq!(backend.stats().unwrap().units, 18);
     }
     drop_collection(&alice_config);
+}
+
+/// A client of the test server with its own runtime.
+fn client_of(config: &QdrantConfig) -> (tokio::runtime::Runtime, qdrant_client::Qdrant) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = {
+        let _guard = runtime.enter();
+        qdrant_client::Qdrant::from_url(&config.url)
+            .skip_compatibility_check()
+            .build()
+            .unwrap()
+    };
+    (runtime, client)
+}
+
+fn indexing_threshold(config: &QdrantConfig) -> Option<u64> {
+    let (runtime, client) = client_of(config);
+    runtime
+        .block_on(client.collection_info(config.collection.clone()))
+        .unwrap()
+        .result
+        .and_then(|i| i.config)
+        .and_then(|c| c.optimizer_config)
+        .and_then(|o| o.indexing_threshold)
+}
+
+#[test]
+fn bulk_syncs_pause_indexing_and_always_restore_it() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(server) = server() else { return };
+    let fixture = Fixture::build();
+    let mut config = config(&server.url, "bulk");
+    config.bulk_units = 10; // the fixture's 18 new units make a bulk sync
+
+    let summary = sync(&fixture.handle(), &config, |_| {}).unwrap();
+    assert!(summary.indexing_paused, "{summary:?}");
+    let restored = indexing_threshold(&config);
+    assert!(restored.is_some_and(|kb| kb > 0), "{restored:?}");
+    assert_eq!(count_points(&config, Some("unit")), 18);
+    assert!(dentate_qdrant::wait_indexed(&config, Duration::from_secs(60)).unwrap());
+    // The info point no longer asks for a restore.
+    let backend = QdrantBackend::open(&config).unwrap();
+    assert_eq!(backend.stats().unwrap().units, 18);
+
+    // A bulk sync killed before its end leaves indexing paused and the value to
+    // restore on the info point: the next sync (even one with nothing to write)
+    // restores it.
+    let (runtime, client) = client_of(&config);
+    runtime
+        .block_on(
+            client.update_collection(
+                qdrant_client::qdrant::UpdateCollectionBuilder::new(config.collection.clone())
+                    .optimizers_config(
+                        qdrant_client::qdrant::OptimizersConfigDiffBuilder::default()
+                            .indexing_threshold(0),
+                    ),
+            ),
+        )
+        .unwrap();
+    let mut left = qdrant_client::Payload::new();
+    left.insert("indexing_restore_kb", 12_345i64);
+    runtime
+        .block_on(
+            client.set_payload(
+                qdrant_client::qdrant::SetPayloadPointsBuilder::new(
+                    config.collection.clone(),
+                    left,
+                )
+                .points_selector(vec![dentate_qdrant::payload::profile_point_id(
+                    &config.profile,
+                )])
+                .wait(true),
+            ),
+        )
+        .unwrap();
+    assert_eq!(indexing_threshold(&config), Some(0));
+    let again = sync(&fixture.handle(), &config, |_| {}).unwrap();
+    assert_eq!((again.changed, again.units_written), (0, 0));
+    assert!(again.indexing_paused, "the interrupted pause is ended");
+    assert_eq!(indexing_threshold(&config), Some(12_345));
+    let third = sync(&fixture.handle(), &config, |_| {}).unwrap();
+    assert!(!third.indexing_paused, "nothing left to restore: {third:?}");
+    assert_eq!(indexing_threshold(&config), Some(12_345));
+    drop_collection(&config);
+}
+
+#[test]
+fn server_side_fusion_fuses_both_lists_in_one_request() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(server) = server() else { return };
+    let fixture = Fixture::build();
+    let config = config(&server.url, "fusion");
+    sync(&fixture.handle(), &config, |_| {}).unwrap();
+    let all = fixture.all_units();
+
+    // Daemon fusion (the default): the backend leaves fusion to the caller.
+    let daemon = QdrantBackend::open(&config).unwrap();
+    assert!(!daemon.fuses());
+    let lexical = text_request("lemon cake budget");
+    // The question's vector is the best lexical unit's own, so that unit tops both
+    // lists.
+    let first = daemon.snapshot().unwrap();
+    let best = first
+        .lexical(&lexical, &UnitFilter::default(), 1)
+        .unwrap()
+        .hits[0]
+        .0;
+    let target = first.unit(best).unwrap();
+    assert!(all.iter().any(|u| u.unit_id == target.unit_id));
+    let vector = vector_for(&target.unit_id);
+    let request = FusedRequest {
+        lexical: &lexical,
+        text_vector: &vector,
+        filter: &UnitFilter::default(),
+        depth: 20,
+        method: FusionMethod::Rrf { k: 60.0 },
+    };
+    assert!(daemon
+        .snapshot()
+        .unwrap()
+        .fused(&request)
+        .unwrap()
+        .is_none());
+
+    let server_config = QdrantConfig {
+        fusion: dentate_qdrant::config::Fusion::Server,
+        ..config.clone()
+    };
+    let backend = QdrantBackend::open(&server_config).unwrap();
+    assert!(backend.fuses());
+    let snapshot = backend.snapshot().unwrap();
+    let lexical_ids: BTreeSet<String> = snapshot
+        .lexical(&lexical, &UnitFilter::default(), 20)
+        .unwrap()
+        .hits
+        .iter()
+        .map(|(k, _)| snapshot.unit(*k).unwrap().unit_id)
+        .collect();
+    for method in [FusionMethod::Rrf { k: 60.0 }, FusionMethod::Dbsf] {
+        let fused = snapshot
+            .fused(&FusedRequest { method, ..request })
+            .unwrap()
+            .expect("server fusion answers");
+        let ids: Vec<String> = fused
+            .iter()
+            .map(|(k, _)| snapshot.unit(*k).unwrap().unit_id)
+            .collect();
+        // The unit first in both lists is first in the fused one; every lexical
+        // match is there (the dense list holds the rest of the units).
+        assert_eq!(ids[0], target.unit_id, "{method:?}: {ids:?}");
+        assert!(lexical_ids.iter().all(|id| ids.contains(id)), "{method:?}");
+        assert!(fused.windows(2).all(|w| w[0].1 >= w[1].1), "{method:?}");
+        assert_eq!(
+            ids.iter().collect::<BTreeSet<_>>().len(),
+            ids.len(),
+            "each unit once"
+        );
+    }
+    // Filters reach both prefetches.
+    let filter = filters().into_iter().nth(1).unwrap();
+    let fused = snapshot
+        .fused(&FusedRequest {
+            filter: &filter,
+            ..request
+        })
+        .unwrap()
+        .unwrap();
+    for (key, _) in fused {
+        assert!(filter.matches(&UnitPayload::of(&snapshot.unit(key).unwrap())));
+    }
+    drop_collection(&config);
 }
 
 #[test]

@@ -5,7 +5,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
 
-use index::api::{LexicalRequest, SearchBackend, SearchSnapshot, TimeOrder, UnitKey, VectorSpace};
+use index::api::{
+    FusedRequest, FusionMethod, LexicalRequest, SearchBackend, SearchSnapshot, TimeOrder, UnitKey,
+    VectorSpace,
+};
 use index::embedded_search::EmbeddedBackend;
 use index::manifest::ManifestTotals;
 use index::{FileRecord, IndexHandle, StoredUnit};
@@ -268,6 +271,23 @@ impl Engine {
             });
         }
 
+        if mode == Mode::Hybrid {
+            if let Some(hits) = self.backend_fused(snapshot, plan, limit.max(FUSION_DEPTH))? {
+                notes.push(format!(
+                    "fused by the backend ({}, {})",
+                    self.backend.name(),
+                    match plan.params.fusion {
+                        crate::fusion::Fusion::Rrf { k } => format!("rrf k={k}"),
+                        _ => "dbsf".to_string(),
+                    }
+                ));
+                notes.extend(plan.prior_notes.iter().cloned());
+                let total = hits.len() as u64;
+                let hits = self.apply_priors(snapshot, plan, hits, limit)?;
+                return Ok(Ranked { hits, total, notes });
+            }
+        }
+
         // Lexical candidates.
         let mut lexical_hits: Vec<(UnitKey, f32)> = Vec::new();
         let mut total = 0u64;
@@ -350,6 +370,56 @@ impl Engine {
         notes.extend(plan.prior_notes.iter().cloned());
         let hits = self.apply_priors(snapshot, plan, hits, limit)?;
         Ok(Ranked { hits, total, notes })
+    }
+
+    /// Hybrid candidates fused by the backend in one request, when it fuses itself
+    /// (Qdrant with `--qdrant-fusion server`) and the request needs nothing that only
+    /// the daemon adds: weighted fusion, activity candidates, image (CLIP) hits.
+    fn backend_fused(
+        &self,
+        snapshot: &dyn SearchSnapshot,
+        plan: &QueryPlan,
+        depth: usize,
+    ) -> Result<Option<Vec<RankedHit>>, SearchError> {
+        let (Some(lexical), Some(dense)) = (plan.lexical.as_ref(), &self.dense) else {
+            return Ok(None);
+        };
+        let method = match plan.params.fusion {
+            crate::fusion::Fusion::Rrf { k } => FusionMethod::Rrf { k },
+            crate::fusion::Fusion::Dbsf => FusionMethod::Dbsf,
+            crate::fusion::Fusion::Weighted { .. } => return Ok(None),
+        };
+        if !self.backend.fuses() || plan.activity.is_some() || plan.params.query.trim().is_empty() {
+            return Ok(None);
+        }
+        if let Some(clip) = &self.clip {
+            if self
+                .backend
+                .vector_count(VectorSpace::Image { model: clip.name() })?
+                > 0
+            {
+                return Ok(None);
+            }
+        }
+        let text_vector = dense.embed_query(&plan.params.query)?;
+        let request = FusedRequest {
+            lexical,
+            text_vector: &text_vector,
+            filter: &plan.filter,
+            depth,
+            method,
+        };
+        Ok(snapshot.fused(&request)?.map(|found| {
+            found
+                .into_iter()
+                .map(|(key, score)| RankedHit {
+                    score,
+                    key,
+                    fusion: None,
+                    factors: None,
+                })
+                .collect()
+        }))
     }
 
     /// CLIP image hits: `(key, cosine)`, best first.

@@ -13,6 +13,9 @@ pub enum Fusion {
     Rrf { k: f32 },
     /// Min-max normalised scores, `w · lexical + (1 − w) · dense`.
     Weighted { lexical_weight: f32 },
+    /// Distribution-based score fusion (Qdrant's DBSF): each list's scores mapped
+    /// from `[mean − 3σ, mean + 3σ]` onto `[0, 1]` (clamped), then summed.
+    Dbsf,
 }
 
 impl Default for Fusion {
@@ -33,6 +36,31 @@ pub struct Signals {
     /// 1-based rank and cosine in the image (CLIP) list.
     pub image: Option<(usize, f32)>,
     pub fused: f32,
+}
+
+/// Scores mapped from `[mean − 3σ, mean + 3σ]` onto `[0, 1]`, clamped (all 0.5 when the
+/// scores do not vary).
+fn distribution_normalised(list: &[(impl Sized, f32)]) -> Vec<f32> {
+    if list.is_empty() {
+        return Vec::new();
+    }
+    let n = list.len() as f64;
+    let mean = list.iter().map(|x| f64::from(x.1)).sum::<f64>() / n;
+    let variance = list
+        .iter()
+        .map(|x| (f64::from(x.1) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let spread = 3.0 * variance.sqrt();
+    list.iter()
+        .map(|x| {
+            if spread > 0.0 {
+                (((f64::from(x.1) - (mean - spread)) / (2.0 * spread)).clamp(0.0, 1.0)) as f32
+            } else {
+                0.5
+            }
+        })
+        .collect()
 }
 
 fn normalised(list: &[(impl Sized, f32)]) -> Vec<f32> {
@@ -73,7 +101,7 @@ pub fn fuse_with_images<K: Hash + Eq + Clone>(
     type List<'a, K> = (&'a [(K, f32)], f32, Slot);
     let (lexical_weight, other_weight) = match fusion {
         Fusion::Weighted { lexical_weight } => (lexical_weight, 1.0 - lexical_weight),
-        Fusion::Rrf { .. } => (1.0, 1.0),
+        Fusion::Rrf { .. } | Fusion::Dbsf => (1.0, 1.0),
     };
     let lists: [List<K>; 3] = [
         (lexical, lexical_weight, |s| &mut s.lexical),
@@ -81,7 +109,10 @@ pub fn fuse_with_images<K: Hash + Eq + Clone>(
         (images, other_weight, |s| &mut s.image),
     ];
     for (list, weight, slot) in lists {
-        let norm = normalised(list);
+        let norm = match fusion {
+            Fusion::Dbsf => distribution_normalised(list),
+            _ => normalised(list),
+        };
         for (rank, (key, score)) in list.iter().enumerate() {
             let entry = merged.entry(key.clone()).or_insert_with(|| {
                 order.push(key.clone());
@@ -90,7 +121,7 @@ pub fn fuse_with_images<K: Hash + Eq + Clone>(
             *slot(entry) = Some((rank + 1, *score));
             entry.fused += match fusion {
                 Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
-                Fusion::Weighted { .. } => weight * norm[rank],
+                Fusion::Weighted { .. } | Fusion::Dbsf => weight * norm[rank],
             };
         }
     }
@@ -152,6 +183,39 @@ mod tests {
             },
         );
         assert_eq!(fused[0].0, "b");
+    }
+
+    #[test]
+    fn dbsf_sums_distribution_normalised_scores() {
+        // Lexical scores spread widely, dense ones narrowly: each is normalised by its
+        // own distribution, so a clear dense winner counts as much as a lexical one.
+        let lexical = [("a", 30.0), ("b", 10.0), ("c", 9.0), ("d", 8.0)];
+        let dense = [("c", 0.62), ("b", 0.55), ("a", 0.50), ("e", 0.49)];
+        let fused = fuse(&lexical, &dense, Fusion::Dbsf);
+        let score = |k: &str| fused.iter().find(|x| x.0 == k).unwrap().1.fused;
+        for (key, _) in &fused {
+            assert!((0.0..=2.0).contains(&score(key)), "{key}");
+        }
+        // a: top lexical, bottom-ish dense; c: top dense, third lexical.
+        assert!(
+            score("a") > score("b") && score("c") > score("b"),
+            "{fused:?}"
+        );
+        assert!(score("e") < score("d") + 0.5, "{fused:?}");
+        // Scores that do not vary sit in the middle.
+        assert_eq!(
+            distribution_normalised(&[("x", 1.0), ("y", 1.0)]),
+            [0.5, 0.5]
+        );
+        let empty: [(&str, f32); 0] = [];
+        assert!(distribution_normalised(&empty).is_empty());
+        // The extremes of a wide list stay within [0, 1].
+        let wide: Vec<(usize, f32)> = (0..100)
+            .map(|i| (i, if i == 0 { 1e6 } else { 1.0 }))
+            .collect();
+        let norm = distribution_normalised(&wide);
+        assert!(norm.iter().all(|x| (0.0..=1.0).contains(x)));
+        assert!(norm[0] > norm[1]);
     }
 
     #[test]

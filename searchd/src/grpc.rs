@@ -67,7 +67,11 @@ fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
             pb::SearchMode::Hybrid | pb::SearchMode::Unspecified => Mode::Hybrid,
         },
         fusion: crate::query::fusion_of(
-            pb::Fusion::try_from(request.fusion).unwrap_or_default() == pb::Fusion::Weighted,
+            match pb::Fusion::try_from(request.fusion).unwrap_or_default() {
+                pb::Fusion::Weighted => crate::query::FusionKind::Weighted,
+                pb::Fusion::Dbsf => crate::query::FusionKind::Dbsf,
+                pb::Fusion::Rrf | pb::Fusion::Unspecified => crate::query::FusionKind::Rrf,
+            },
             request.rrf_k,
             request.lexical_weight,
         ),

@@ -107,7 +107,7 @@ struct RetrieveBody {
     extensions: Vec<String>,
     time_start: Option<i64>,
     time_end: Option<i64>,
-    /// `rrf` (default) or `weighted`.
+    /// `rrf` (default), `weighted` or `dbsf`.
     fusion: Option<String>,
     /// Planner priors to switch off: "time", "whose", "folders", "people",
     /// "weekday_sense", "activity", "all".
@@ -180,13 +180,12 @@ impl RetrieveBody {
             time_start: self.time_start,
             time_end: self.time_end,
             mode: Mode::parse(self.mode.as_deref().unwrap_or(""))?,
-            fusion: match self.fusion.as_deref().unwrap_or("rrf") {
-                kind @ ("rrf" | "weighted") => {
-                    crate::query::fusion_of(kind == "weighted", self.rrf_k, self.lexical_weight)
-                }
-                other => {
+            fusion: match crate::query::FusionKind::parse(self.fusion.as_deref().unwrap_or("rrf")) {
+                Some(kind) => crate::query::fusion_of(kind, self.rrf_k, self.lexical_weight),
+                None => {
                     return Err(bad_request(format!(
-                        "unknown fusion {other:?} (expected rrf or weighted)"
+                        "unknown fusion {:?} (expected rrf, weighted or dbsf)",
+                        self.fusion.as_deref().unwrap_or_default()
                     )))
                 }
             },

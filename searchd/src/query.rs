@@ -121,21 +121,41 @@ pub fn planner_switches(
     Ok(planner)
 }
 
-/// The fusion a request asks for: weighted (with its lexical weight) or RRF (with its k),
-/// the defaults filled in.
+/// The kinds of fusion a request can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FusionKind {
+    Rrf,
+    Weighted,
+    Dbsf,
+}
+
+impl FusionKind {
+    /// `rrf`, `weighted` or `dbsf`.
+    pub fn parse(name: &str) -> Option<FusionKind> {
+        match name {
+            "rrf" => Some(FusionKind::Rrf),
+            "weighted" => Some(FusionKind::Weighted),
+            "dbsf" => Some(FusionKind::Dbsf),
+            _ => None,
+        }
+    }
+}
+
+/// The fusion a request asks for, the defaults filled in: weighted with its lexical
+/// weight, RRF with its k, or DBSF.
 pub fn fusion_of(
-    weighted: bool,
+    kind: FusionKind,
     rrf_k: Option<f32>,
     lexical_weight: Option<f32>,
 ) -> crate::fusion::Fusion {
-    if weighted {
-        crate::fusion::Fusion::Weighted {
+    match kind {
+        FusionKind::Weighted => crate::fusion::Fusion::Weighted {
             lexical_weight: lexical_weight.unwrap_or(DEFAULT_LEXICAL_WEIGHT),
-        }
-    } else {
-        crate::fusion::Fusion::Rrf {
+        },
+        FusionKind::Rrf => crate::fusion::Fusion::Rrf {
             k: rrf_k.unwrap_or(crate::fusion::DEFAULT_RRF_K),
-        }
+        },
+        FusionKind::Dbsf => crate::fusion::Fusion::Dbsf,
     }
 }
 
@@ -461,17 +481,23 @@ mod tests {
         assert!(!none.time && !none.whose && !none.folders && !none.people);
         assert!(planner_switches(&["weather".into()]).is_err());
         assert_eq!(
-            fusion_of(false, None, Some(0.9)),
+            fusion_of(FusionKind::Rrf, None, Some(0.9)),
             Fusion::Rrf {
                 k: crate::fusion::DEFAULT_RRF_K
             }
         );
         assert_eq!(
-            fusion_of(true, Some(5.0), None),
+            fusion_of(FusionKind::Weighted, Some(5.0), None),
             Fusion::Weighted {
                 lexical_weight: DEFAULT_LEXICAL_WEIGHT
             }
         );
+        assert_eq!(
+            fusion_of(FusionKind::Dbsf, Some(5.0), Some(0.2)),
+            Fusion::Dbsf
+        );
+        assert_eq!(FusionKind::parse("dbsf"), Some(FusionKind::Dbsf));
+        assert_eq!(FusionKind::parse("borda"), None);
     }
 
     #[test]

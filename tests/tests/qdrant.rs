@@ -93,6 +93,64 @@ fn a_profile_synced_to_qdrant_is_served_like_the_embedded_index() {
             QUESTIONS.len()
         );
     }
+    // Fusion by Qdrant (one Query API request, RRF on the server) finds the same
+    // first files as the daemon's fusion, and explain says who fused.
+    let mut fused_args = backend.to_vec();
+    fused_args.extend(["--qdrant-fusion", "server"]);
+    let server_fused = Daemon::start_with(index_dir.path(), &fused_args);
+    let mut same = 0;
+    for question in QUESTIONS {
+        let body = json!({"query": question, "top_k": 5}).to_string();
+        let (_, daemon_fused) = remote.post("/retrieve", &body);
+        let (status, fused) = server_fused.post("/retrieve", &body);
+        assert_eq!(status, 200, "{fused}");
+        let (a, b) = (result_paths(&daemon_fused), result_paths(&fused));
+        assert!(!b.is_empty(), "{question:?}: no results fused by qdrant");
+        if a.first() == b.first() {
+            same += 1;
+        }
+    }
+    assert!(
+        same >= QUESTIONS.len() - 1,
+        "server fusion: the first file agrees on only {same} of {} questions",
+        QUESTIONS.len()
+    );
+    for (fusion, note) in [
+        ("rrf", "fused by the backend (qdrant, rrf k=60)"),
+        ("dbsf", "fused by the backend (qdrant, dbsf)"),
+    ] {
+        let body = json!({"query": "invoice total", "explain": true, "fusion": fusion});
+        let (status, explained) = server_fused.post("/api/search", &body.to_string());
+        assert_eq!(status, 200, "{explained}");
+        assert!(
+            explained["explain"].to_string().contains(note),
+            "{explained}"
+        );
+        assert!(
+            !explained["files"].as_array().unwrap().is_empty(),
+            "{explained}"
+        );
+        // The daemon's own fusion answers the same request too.
+        let (status, local) = embedded.post("/api/search", &body.to_string());
+        assert_eq!(status, 200, "{local}");
+        assert!(
+            !local["explain"]
+                .to_string()
+                .contains("fused by the backend"),
+            "{local}"
+        );
+    }
+    // Weighted fusion stays the daemon's.
+    let body = json!({"query": "invoice total", "explain": true, "fusion": "weighted"});
+    let (_, explained) = server_fused.post("/api/search", &body.to_string());
+    assert!(
+        !explained["explain"]
+            .to_string()
+            .contains("fused by the backend"),
+        "{explained}"
+    );
+    drop(server_fused);
+
     // explain says which backend answered; filters work remotely.
     let (_, explained) = remote.post(
         "/api/search",

@@ -173,10 +173,21 @@ impl QdrantFixture {
         let handle = index::IndexHandle::open(corpus.dir.path()).unwrap();
         let summary = dentate_qdrant::sync(&handle, &config, |_| {}).unwrap();
         println!(
-            "qdrant: first sync of {} units in {:.1} s ({:.0} units/s); server RSS {}",
+            "qdrant: first sync of {} units in {:.1} s ({:.0} units/s; HNSW indexing paused: {}); server RSS {}",
             summary.units_written,
             summary.elapsed.as_secs_f64(),
             summary.units_written as f64 / summary.elapsed.as_secs_f64(),
+            summary.indexing_paused,
+            rss_line(server.pid())
+        );
+        // Queries are measured on a collection whose indexes are built.
+        let started = Instant::now();
+        let green = dentate_qdrant::wait_indexed(&config, Duration::from_secs(3600)).unwrap();
+        println!(
+            "qdrant: indexes built {:.1} s after the sync (green: {green}); sync + indexing {:.0} units/s; server RSS {}",
+            started.elapsed().as_secs_f64(),
+            summary.units_written as f64
+                / (summary.elapsed + started.elapsed()).as_secs_f64(),
             rss_line(server.pid())
         );
         let embedded = Engine::open_with_models(corpus.dir.path(), models).unwrap();

@@ -214,6 +214,9 @@ fn main() -> anyhow::Result<()> {
                 synced["units_written"],
                 synced["seconds"].as_f64().unwrap_or_default()
             );
+            if synced["indexing_paused"].as_bool() == Some(true) {
+                println!("qdrant: a bulk sync (HNSW indexing paused while writing); the server builds its vector indexes now, queries are exact but slower until it is done");
+            }
         }
     }
     if summary.files.failed > 0 {
@@ -355,6 +358,7 @@ fn sync_to_qdrant(cli: &Cli) -> anyhow::Result<serde_json::Value> {
         "unchanged": synced.unchanged,
         "removed": synced.removed,
         "units_written": synced.units_written,
+        "indexing_paused": synced.indexing_paused,
         "seconds": synced.elapsed.as_secs_f64(),
     }))
 }

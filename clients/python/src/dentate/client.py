@@ -34,7 +34,7 @@ _MODES = {
     "hybrid": pb.SEARCH_MODE_HYBRID,
     "dense": pb.SEARCH_MODE_DENSE,
 }
-_FUSIONS = {None: pb.FUSION_UNSPECIFIED, "": pb.FUSION_UNSPECIFIED, "rrf": pb.FUSION_RRF, "weighted": pb.FUSION_WEIGHTED}
+_FUSIONS = {None: pb.FUSION_UNSPECIFIED, "": pb.FUSION_UNSPECIFIED, "rrf": pb.FUSION_RRF, "weighted": pb.FUSION_WEIGHTED, "dbsf": pb.FUSION_DBSF}
 
 
 class DentateError(Exception):
@@ -143,7 +143,7 @@ class Client:
         if mode not in _MODES:
             raise ValueError(f"unknown mode {mode!r} (expected lexical, hybrid or dense)")
         if fusion not in _FUSIONS:
-            raise ValueError(f"unknown fusion {fusion!r} (expected rrf or weighted)")
+            raise ValueError(f"unknown fusion {fusion!r} (expected rrf, weighted or dbsf)")
         request = pb.SearchRequest(
             query=query,
             top_k=top_k,

@@ -19,6 +19,7 @@ class Fusion(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FUSION_UNSPECIFIED: _ClassVar[Fusion]
     FUSION_RRF: _ClassVar[Fusion]
     FUSION_WEIGHTED: _ClassVar[Fusion]
+    FUSION_DBSF: _ClassVar[Fusion]
 SEARCH_MODE_UNSPECIFIED: SearchMode
 SEARCH_MODE_LEXICAL: SearchMode
 SEARCH_MODE_HYBRID: SearchMode
@@ -26,6 +27,7 @@ SEARCH_MODE_DENSE: SearchMode
 FUSION_UNSPECIFIED: Fusion
 FUSION_RRF: Fusion
 FUSION_WEIGHTED: Fusion
+FUSION_DBSF: Fusion
 
 class TimeRange(_message.Message):
     __slots__ = ("start", "end")
