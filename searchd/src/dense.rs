@@ -62,10 +62,13 @@ impl Dense {
             .clamp(1, MAX_ENCODERS);
         let encoders = (0..count)
             .map(|_| {
-                TextEncoder::load(models_dir, 1)
+                TextEncoder::load_query(models_dir, 1)
                     .map_err(|e| SearchError::Unavailable(e.to_string()))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let graph = encoders.first().map_or("none", |e| e.1);
+        tracing::info!("query encoder: minilm/{graph} ({count} threads)");
+        let encoders = encoders.into_iter().map(|e| e.0);
         let queue = Arc::new(Queue {
             waiting: Mutex::new((VecDeque::new(), false)),
             ready: Condvar::new(),
@@ -96,8 +99,16 @@ impl Dense {
         }
     }
 
-    /// Embeds one question through the queue (see [`Dense`]).
-    fn embed_uncached(&self, query: &str) -> Result<Vec<f32>, SearchError> {
+    /// Starts embedding a question: a cached vector at once, else the question joins
+    /// the encoders' queue and the caller goes on (the daemon runs the lexical search
+    /// meanwhile) until [`Dense::finish`].
+    pub fn begin(&self, query: &str) -> PendingVector {
+        {
+            let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(vector) = cache.0.get(query) {
+                return PendingVector::Ready(vector.clone());
+            }
+        }
         let (reply, answer) = mpsc::channel();
         let queue = &self.pool.queue;
         {
@@ -105,31 +116,48 @@ impl Dense {
             waiting.0.push_back((query.to_string(), reply));
         }
         queue.ready.notify_one();
-        answer
-            .recv()
-            .map_err(|_| SearchError::Unavailable("the query encoder stopped".into()))?
-            .map_err(SearchError::Unavailable)
+        PendingVector::Queued {
+            query: query.to_string(),
+            answer,
+        }
     }
 
-    /// The query's embedding (cached).
-    pub fn embed_query(&self, query: &str) -> Result<Arc<Vec<f32>>, SearchError> {
-        {
-            let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(vector) = cache.0.get(query) {
-                return Ok(vector.clone());
-            }
-        }
-        let vector = Arc::new(self.embed_uncached(query)?);
+    /// The embedding [`Dense::begin`] started (cached from now on).
+    pub fn finish(&self, pending: PendingVector) -> Result<Arc<Vec<f32>>, SearchError> {
+        let (query, answer) = match pending {
+            PendingVector::Ready(vector) => return Ok(vector),
+            PendingVector::Queued { query, answer } => (query, answer),
+        };
+        let vector = Arc::new(
+            answer
+                .recv()
+                .map_err(|_| SearchError::Unavailable("the query encoder stopped".into()))?
+                .map_err(SearchError::Unavailable)?,
+        );
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         if cache.0.len() >= QUERY_CACHE {
             if let Some(oldest) = cache.1.pop_front() {
                 cache.0.remove(&oldest);
             }
         }
-        cache.0.insert(query.to_string(), vector.clone());
-        cache.1.push_back(query.to_string());
+        cache.0.insert(query.clone(), vector.clone());
+        cache.1.push_back(query);
         Ok(vector)
     }
+
+    /// The query's embedding (cached).
+    pub fn embed_query(&self, query: &str) -> Result<Arc<Vec<f32>>, SearchError> {
+        self.finish(self.begin(query))
+    }
+}
+
+/// A question's embedding, ready or on its way ([`Dense::begin`]).
+pub enum PendingVector {
+    Ready(Arc<Vec<f32>>),
+    Queued {
+        query: String,
+        answer: mpsc::Receiver<Result<Vec<f32>, String>>,
+    },
 }
 
 impl Drop for Pool {
@@ -214,8 +242,10 @@ mod tests {
         // One at a time: every run is a batch of one.
         let alone: Vec<Vec<f32>> = questions
             .iter()
-            .map(|q| dense.embed_uncached(q).unwrap())
+            .map(|q| dense.embed_query(q).unwrap().to_vec())
             .collect();
+        // A cache of its own, so that every question is embedded again.
+        let dense = Arc::new(dense.share());
         // 16 clients at once: runs take whatever is queued.
         let together: Vec<(usize, Vec<f32>)> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..16)
@@ -224,7 +254,7 @@ mod tests {
                     scope.spawn(move || {
                         (t..questions.len())
                             .step_by(16)
-                            .map(|i| (i, dense.embed_uncached(&questions[i]).unwrap()))
+                            .map(|i| (i, dense.embed_query(&questions[i]).unwrap().to_vec()))
                             .collect::<Vec<_>>()
                     })
                 })

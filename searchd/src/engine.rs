@@ -288,6 +288,15 @@ impl Engine {
             }
         }
 
+        // The question's embedding is computed by the encoder threads while the lexical
+        // search runs here.
+        let pending = match (&self.dense, mode) {
+            (Some(dense), Mode::Dense | Mode::Hybrid) if !plan.params.query.trim().is_empty() => {
+                Some(dense.begin(&plan.params.query))
+            }
+            _ => None,
+        };
+
         // Lexical candidates.
         let mut lexical_hits: Vec<(UnitKey, f32)> = Vec::new();
         let mut total = 0u64;
@@ -342,7 +351,8 @@ impl Engine {
         }
 
         // Dense candidates, filtered before scoring, stale vectors dropped.
-        let mut dense_hits = self.dense_candidates(snapshot, plan, limit.max(FUSION_DEPTH))?;
+        let mut dense_hits =
+            self.dense_candidates(snapshot, plan, pending, limit.max(FUSION_DEPTH))?;
         self.add_activity_candidates(snapshot, plan, &mut dense_hits, false)?;
         let image_hits = self.image_candidates(snapshot, plan, limit.max(FUSION_DEPTH))?;
         if total == 0 {
@@ -441,23 +451,20 @@ impl Engine {
         Ok(snapshot.vectors(space, &query, depth, filter)?)
     }
 
-    /// Dense hits: `(key, cosine)`, best first. The backend drops vectors of units that
-    /// left the index or changed since.
+    /// Dense hits: `(key, cosine)`, best first, for the embedding `pending` started.
+    /// The backend drops vectors of units that left the index or changed since.
     fn dense_candidates(
         &self,
         snapshot: &dyn SearchSnapshot,
         plan: &QueryPlan,
+        pending: Option<crate::dense::PendingVector>,
         depth: usize,
     ) -> Result<Vec<(UnitKey, f32)>, SearchError> {
-        let (query, filter) = (&plan.params.query, &plan.filter);
-        let Some(dense) = &self.dense else {
+        let (Some(dense), Some(pending)) = (&self.dense, pending) else {
             return Ok(Vec::new());
         };
-        if query.trim().is_empty() {
-            return Ok(Vec::new());
-        }
-        let query_vector = dense.embed_query(query)?;
-        Ok(snapshot.vectors(VectorSpace::Text, &query_vector, depth, filter)?)
+        let query_vector = dense.finish(pending)?;
+        Ok(snapshot.vectors(VectorSpace::Text, &query_vector, depth, &plan.filter)?)
     }
 
     fn unit_hit(

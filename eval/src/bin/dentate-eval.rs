@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
 use dentate_proto::v1::dentate_client::DentateClient;
-use dentate_proto::v1::{SearchMode, SearchRequest};
+use dentate_proto::v1::{Fusion, SearchMode, SearchRequest};
 use eval::{
     build_report, files_from_grpc, files_from_http_reply, misses_json, misses_table,
     parse_questions, score_question, HttpClient, QuestionResult, RetrievedFile,
@@ -43,6 +43,31 @@ impl ModeArg {
     }
 }
 
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FusionArg {
+    Rrf,
+    Weighted,
+    Dbsf,
+}
+
+impl FusionArg {
+    fn name(self) -> &'static str {
+        match self {
+            FusionArg::Rrf => "rrf",
+            FusionArg::Weighted => "weighted",
+            FusionArg::Dbsf => "dbsf",
+        }
+    }
+
+    fn grpc(self) -> Fusion {
+        match self {
+            FusionArg::Rrf => Fusion::Rrf,
+            FusionArg::Weighted => Fusion::Weighted,
+            FusionArg::Dbsf => Fusion::Dbsf,
+        }
+    }
+}
+
 /// Evaluate retrieval (file P/R/F1, hit@k, MRR, evidence localisation, latency) on
 /// HippoCamp annotation JSON against a running dentate-searchd.
 #[derive(Debug, Parser)]
@@ -60,6 +85,9 @@ struct Cli {
     /// Retrieval mode passed to the daemon (default: the server's default).
     #[arg(long, value_enum)]
     mode: Option<ModeArg>,
+    /// How hybrid lists are fused (default: the server's default, RRF).
+    #[arg(long, value_enum)]
+    fusion: Option<FusionArg>,
     /// Planner priors to switch off for ablation (time, whose, folders, people, weekday_sense, activity, all); repeatable.
     #[arg(long = "disable-planner")]
     disable_planner: Vec<String>,
@@ -158,6 +186,7 @@ impl Target {
                     top_k: cli.k as u32,
                     units_per_file: cli.units_per_file,
                     mode: cli.mode.map_or(SearchMode::Unspecified, ModeArg::grpc) as i32,
+                    fusion: cli.fusion.map_or(Fusion::Unspecified, FusionArg::grpc) as i32,
                     disable_planner: cli.disable_planner.clone(),
                     autocut: cli.autocut,
                     min_score: cli.min_score,
@@ -182,6 +211,9 @@ impl Target {
                 }
                 if let Some(mode) = cli.mode {
                     body["mode"] = json!(mode.name());
+                }
+                if let Some(fusion) = cli.fusion {
+                    body["fusion"] = json!(fusion.name());
                 }
                 if cli.autocut > 0 {
                     body["autocut"] = json!(cli.autocut);

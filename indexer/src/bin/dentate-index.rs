@@ -92,6 +92,14 @@ struct Cli {
     /// The profile's `.local/share/recently-used.xbel` is imported on every run.
     #[arg(long, value_name = "EVENTS_JSON")]
     import_trace: Vec<PathBuf>,
+    /// With `--backend qdrant`: sync the index folder as it is into Qdrant, without
+    /// walking the profile (e.g. to move an existing embedded index to Qdrant).
+    #[arg(long, conflicts_with = "watch")]
+    sync_only: bool,
+    /// With `--backend qdrant`: after the sync, wait until Qdrant has built its vector
+    /// indexes (the collection is green; a bulk sync leaves that work to the server).
+    #[arg(long)]
+    wait_indexed: bool,
     #[command(flatten)]
     backend: BackendArgs,
 }
@@ -165,6 +173,21 @@ fn main() -> anyhow::Result<()> {
     }
 
     options.gold_dir = cli.gold.clone();
+    if cli.sync_only {
+        if cli.backend.backend != Backend::Qdrant {
+            anyhow::bail!("--sync-only needs --backend qdrant (it syncs the index into Qdrant)");
+        }
+        let synced = sync_to_qdrant(&cli)?;
+        if cli.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({ "qdrant": synced }))?
+            );
+        } else {
+            print_synced(&synced);
+        }
+        return Ok(());
+    }
     if cli.watch {
         return watch(&cli, &options);
     }
@@ -202,21 +225,7 @@ fn main() -> anyhow::Result<()> {
             .flat_map(|r| r.lines())
             .for_each(|l| println!("{l}"));
         if let Some(synced) = &synced {
-            println!(
-                "qdrant {} collection {:?} profile {:?}: {} files, {} written, {} unchanged, {} removed; {} unit points ({:.2} s)",
-                synced["url"].as_str().unwrap_or_default(),
-                synced["collection"].as_str().unwrap_or_default(),
-                synced["profile"].as_str().unwrap_or_default(),
-                synced["files"],
-                synced["changed"],
-                synced["unchanged"],
-                synced["removed"],
-                synced["units_written"],
-                synced["seconds"].as_f64().unwrap_or_default()
-            );
-            if synced["indexing_paused"].as_bool() == Some(true) {
-                println!("qdrant: a bulk sync (HNSW indexing paused while writing); the server builds its vector indexes now, queries are exact but slower until it is done");
-            }
+            print_synced(synced);
         }
     }
     if summary.files.failed > 0 {
@@ -224,6 +233,27 @@ fn main() -> anyhow::Result<()> {
         std::process::exit(EXIT_SOME_FILES_FAILED);
     }
     Ok(())
+}
+
+/// The text lines of a Qdrant sync.
+fn print_synced(synced: &serde_json::Value) {
+    println!(
+        "qdrant {} collection {:?} profile {:?}: {} files, {} written, {} unchanged, {} removed; {} unit points ({:.2} s)",
+        synced["url"].as_str().unwrap_or_default(),
+        synced["collection"].as_str().unwrap_or_default(),
+        synced["profile"].as_str().unwrap_or_default(),
+        synced["files"],
+        synced["changed"],
+        synced["unchanged"],
+        synced["removed"],
+        synced["units_written"],
+        synced["seconds"].as_f64().unwrap_or_default()
+    );
+    if let Some(seconds) = synced["indexed_after_seconds"].as_f64() {
+        println!("qdrant: vector indexes built {seconds:.2} s after the sync");
+    } else if synced["indexing_paused"].as_bool() == Some(true) {
+        println!("qdrant: a bulk sync (HNSW indexing paused while writing); the server builds its vector indexes now, queries are exact but slower until it is done (--wait-indexed waits)");
+    }
 }
 
 /// One line on stdout; watch mode goes on when nobody reads it any more.
@@ -349,7 +379,15 @@ fn sync_to_qdrant(cli: &Cli) -> anyhow::Result<serde_json::Value> {
         )
     })?;
     bar.finish_and_clear();
+    let mut indexed_after = None;
+    if cli.wait_indexed {
+        let started = std::time::Instant::now();
+        let green = dentate_qdrant::wait_indexed(&config, Duration::from_secs(24 * 3600))
+            .context("waiting for Qdrant to build its indexes failed")?;
+        indexed_after = green.then(|| started.elapsed().as_secs_f64());
+    }
     Ok(serde_json::json!({
+        "indexed_after_seconds": indexed_after,
         "url": config.url,
         "collection": config.collection,
         "profile": config.profile,
