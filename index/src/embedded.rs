@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, FixedOffset};
 use converters::Unit;
-use tantivy::collector::{DocSetCollector, TopDocs};
+use tantivy::collector::DocSetCollector;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{Facet, IndexRecordOption};
-use tantivy::{DocAddress, IndexReader, Searcher, TantivyDocument, Term};
+use tantivy::{DocAddress, DocSet, IndexReader, Searcher, Term};
 
 use crate::api::{
     StoreError, StoreWriter, UnitFilter, UnitSource, UnitVectors, VectorHit, VectorSearch,
@@ -23,7 +23,7 @@ use crate::error::IndexError;
 use crate::manifest::{FileRecord, Manifest};
 use crate::schema::Fields;
 use crate::store::{IndexHandle, StoredUnit};
-use crate::vector::{embedding_text, from_bytes, text_hash, TEXT_DIM};
+use crate::vector::{from_bytes, TEXT_DIM};
 use crate::writer::IndexWriter;
 
 /// A filter as one zero-scoring tantivy query, or `None` when it lets everything
@@ -122,15 +122,26 @@ pub fn address_of_unit(
     fields: &Fields,
     unit_id: &str,
 ) -> Result<Option<DocAddress>, IndexError> {
-    let term = TermQuery::new(
-        Term::from_field_text(fields.unit_id, unit_id),
-        IndexRecordOption::Basic,
-    );
-    Ok(searcher
-        .search(&term, &TopDocs::with_limit(1).order_by_score())?
-        .into_iter()
-        .next()
-        .map(|(_, address)| address))
+    // The term's postings read directly: no query, weight or scorer to build.
+    let term = Term::from_field_text(fields.unit_id, unit_id);
+    for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+        let inverted = segment.inverted_index(fields.unit_id)?;
+        let postings = inverted
+            .read_postings(&term, IndexRecordOption::Basic)
+            .map_err(tantivy::TantivyError::from)?;
+        let Some(mut postings) = postings else {
+            continue;
+        };
+        let alive = segment.alive_bitset();
+        let mut doc = postings.doc();
+        while doc != tantivy::TERMINATED {
+            if alive.is_none_or(|a| a.is_alive(doc)) {
+                return Ok(Some(DocAddress::new(ord as u32, doc)));
+            }
+            doc = postings.advance();
+        }
+    }
+    Ok(None)
 }
 
 /// Dot product, chunked so the compiler vectorises it; compiled for AVX2 too and chosen
@@ -691,6 +702,7 @@ pub struct EmbeddedVectors {
     manifest: Mutex<Manifest>,
     text: Reloading<ExactStore>,
     images: Mutex<HashMap<String, Arc<Reloading<ExactStore>>>>,
+    fresh: crate::fresh::FreshVectors,
 }
 
 impl EmbeddedVectors {
@@ -712,7 +724,46 @@ impl EmbeddedVectors {
             manifest: Mutex::new(manifest),
             text,
             images: Mutex::new(HashMap::new()),
+            fresh: Default::default(),
         })
+    }
+
+    /// The `k` text vectors nearest to `query` among the units `filter` lets through,
+    /// with their units' addresses in `searcher`; a vector whose unit left the index or
+    /// changed since it was computed is dropped.
+    pub fn text_search(
+        &self,
+        searcher: &Searcher,
+        query: &[f32],
+        k: usize,
+        filter: &UnitFilter,
+    ) -> Result<Vec<(DocAddress, TextHit)>, StoreError> {
+        let allowed = match filter_query(&self.fields, filter) {
+            Some(query) => Some(unit_ids_matching(searcher, &*query)?),
+            None => None,
+        };
+        let store = self.with_manifest(|m| self.text.get(m))?;
+        let hits = if store.is_quantized() {
+            // int8 scores pick the candidates; their stored vectors decide.
+            let candidates = store.search(query, rescore_depth(k), allowed.as_ref());
+            let ids: Vec<&str> = candidates.iter().map(|h| h.unit_id.as_str()).collect();
+            let exact = self.with_manifest(|m| m.vectors_by_unit_ids(&ids))?;
+            rescore(candidates, query, k, |id| {
+                exact.get(id).and_then(|b| from_bytes(b))
+            })
+        } else {
+            store.search(query, k, allowed.as_ref())
+        };
+        let mut out = Vec::with_capacity(hits.len());
+        for hit in hits {
+            if let Some(address) =
+                self.fresh
+                    .address(searcher, &self.fields, &hit.unit_id, &hit.text_hash)?
+            {
+                out.push((address, hit));
+            }
+        }
+        Ok(out)
     }
 
     fn images(&self, model: &str) -> Result<Arc<Reloading<ExactStore>>, IndexError> {
@@ -746,44 +797,21 @@ impl VectorSearch for EmbeddedVectors {
         filter: &UnitFilter,
     ) -> Result<Vec<VectorHit>, StoreError> {
         let searcher = self.reader.searcher();
-        let allowed = match filter_query(&self.fields, filter) {
-            Some(query) => Some(unit_ids_matching(&searcher, &*query)?),
-            None => None,
-        };
         match space {
-            VectorSpace::Text => {
-                let store = self.with_manifest(|m| self.text.get(m))?;
-                let hits = if store.is_quantized() {
-                    // int8 scores pick the candidates; their stored vectors decide.
-                    let candidates = store.search(query, rescore_depth(k), allowed.as_ref());
-                    let ids: Vec<&str> = candidates.iter().map(|h| h.unit_id.as_str()).collect();
-                    let exact = self.with_manifest(|m| m.vectors_by_unit_ids(&ids))?;
-                    rescore(candidates, query, k, |id| {
-                        exact.get(id).and_then(|b| from_bytes(b))
-                    })
-                } else {
-                    store.search(query, k, allowed.as_ref())
-                };
-                let mut out = Vec::new();
-                for hit in hits {
-                    let Some(address) = address_of_unit(&searcher, &self.fields, &hit.unit_id)?
-                    else {
-                        continue; // the unit left the index; its vector is stale
-                    };
-                    let doc: TantivyDocument = searcher.doc(address).map_err(IndexError::from)?;
-                    let unit = StoredUnit::from_doc(&self.fields, &doc);
-                    if text_hash(&embedding_text(&unit.title, &unit.text)) != hit.text_hash {
-                        continue; // the unit changed; its new vector is not written yet
-                    }
-                    out.push(VectorHit {
-                        unit_id: hit.unit_id,
-                        file_id: hit.file_id,
-                        score: hit.score,
-                    });
-                }
-                Ok(out)
-            }
+            VectorSpace::Text => Ok(self
+                .text_search(&searcher, query, k, filter)?
+                .into_iter()
+                .map(|(_, hit)| VectorHit {
+                    unit_id: hit.unit_id,
+                    file_id: hit.file_id,
+                    score: hit.score,
+                })
+                .collect()),
             VectorSpace::Image { model } => {
+                let allowed = match filter_query(&self.fields, filter) {
+                    Some(query) => Some(unit_ids_matching(&searcher, &*query)?),
+                    None => None,
+                };
                 let reloading = self.images(model)?;
                 let store = self.with_manifest(|m| reloading.get(m))?;
                 let mut out = Vec::new();
@@ -905,6 +933,7 @@ impl StoreWriter for IndexWriter {
 mod tests {
     use super::*;
     use crate::api::UnitPayload;
+    use crate::vector::text_hash;
     use crate::writer::file_id_for;
     use converters::{Locator, UnitKind};
 

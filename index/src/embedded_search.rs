@@ -273,10 +273,16 @@ impl SearchSnapshot for EmbeddedSnapshot<'_> {
         k: usize,
         filter: &UnitFilter,
     ) -> Result<Vec<(UnitKey, f32)>, StoreError> {
-        let hits = self
-            .backend
-            .load_vectors()?
-            .vector_search(space, query, k, filter)?;
+        let vectors = self.backend.load_vectors()?;
+        if let VectorSpace::Text = space {
+            // Checked against this snapshot's searcher: the addresses are its keys.
+            return Ok(vectors
+                .text_search(&self.searcher, query, k, filter)?
+                .into_iter()
+                .map(|(address, hit)| (key_of(address), hit.score))
+                .collect());
+        }
+        let hits = vectors.vector_search(space, query, k, filter)?;
         let mut out = Vec::with_capacity(hits.len());
         for hit in hits {
             // A unit that left this snapshot of the index is dropped.

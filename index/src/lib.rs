@@ -8,6 +8,7 @@ pub mod api;
 pub mod embedded;
 pub mod embedded_search;
 pub mod error;
+mod fresh;
 pub mod manifest;
 mod manifest_vectors;
 pub mod path;
