@@ -461,41 +461,34 @@ async fn write_group(
         )
         .await?;
     let batch = remote.config.batch_size.max(1);
-    let units: Vec<PointStruct> = group
-        .iter()
-        .flat_map(|file| {
-            file.units.iter().map(move |unit| {
-                let images = file.images.get(&unit.unit_id).map(Vec::as_slice);
-                unit_point(
-                    profile,
-                    unit,
-                    file.vectors.get(&unit.unit_id),
-                    images.unwrap_or_default(),
-                    avg,
-                )
-            })
-        })
-        .collect();
-    // Two upserts in flight at a time: the server works on one batch while the next
-    // one travels (each still waits for its acknowledgement before the file points).
-    let mut batches = units.chunks(batch).map(<[PointStruct]>::to_vec).enumerate();
-    while let Some((i, first)) = batches.next() {
-        let context = |i: usize| {
-            format!(
-                "upserting units {} to {} of {what}",
-                i * batch,
-                (i + 1) * batch
+    let units = group.iter().flat_map(|file| {
+        file.units.iter().map(move |unit| {
+            let images = file.images.get(&unit.unit_id).map(Vec::as_slice);
+            unit_point(
+                profile,
+                unit,
+                file.vectors.get(&unit.unit_id),
+                images.unwrap_or_default(),
+                avg,
             )
-        };
-        match batches.next() {
-            Some((j, second)) => {
-                let (one, two) = (context(i), context(j));
-                let (a, b) = tokio::join!(remote.upsert(first, &one), remote.upsert(second, &two));
-                a?;
-                b?;
-            }
-            None => remote.upsert(first, &context(i)).await?,
+        })
+    });
+    let mut points = Vec::with_capacity(batch);
+    let mut written = 0;
+    for point in units {
+        points.push(point);
+        if points.len() == batch {
+            let chunk = std::mem::replace(&mut points, Vec::with_capacity(batch));
+            written += chunk.len();
+            remote
+                .upsert(chunk, &format!("upserting units up to {written} of {what}"))
+                .await?;
         }
+    }
+    if !points.is_empty() {
+        remote
+            .upsert(points, &format!("upserting the last units of {what}"))
+            .await?;
     }
     let files = group
         .iter()
