@@ -9,6 +9,22 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// A client of the server at `url` (gRPC) with a small runtime of its own to block on.
+pub fn client(url: &str) -> (tokio::runtime::Runtime, qdrant_client::Qdrant) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let client = {
+        let _guard = runtime.enter();
+        qdrant_client::Qdrant::from_url(url)
+            .skip_compatibility_check()
+            .build()
+            .expect("a Qdrant client")
+    };
+    (runtime, client)
+}
+
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()

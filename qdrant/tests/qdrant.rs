@@ -300,15 +300,8 @@ fn config(url: &str, profile: &str) -> QdrantConfig {
 
 /// Points of a profile in the collection, by `doc_type` (`None`: all).
 fn count_points(config: &QdrantConfig, doc_type: Option<&str>) -> u64 {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let (runtime, client) = client_of(config);
     runtime.block_on(async {
-        let client = qdrant_client::Qdrant::from_url(&config.url)
-            .skip_compatibility_check()
-            .build()
-            .unwrap();
         let mut must = vec![Condition::matches("profile", config.profile.clone())];
         if let Some(doc_type) = doc_type {
             must.push(Condition::matches("doc_type", doc_type.to_string()));
@@ -762,17 +755,8 @@ fn interrupt(config: &QdrantConfig, unit: &StoredUnit) {
 }
 
 fn drop_collection(config: &QdrantConfig) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let client = qdrant_client::Qdrant::from_url(&config.url)
-            .skip_compatibility_check()
-            .build()
-            .unwrap();
-        let _ = client.delete_collection(config.collection.clone()).await;
-    });
+    let (runtime, client) = client_of(config);
+    let _ = runtime.block_on(client.delete_collection(config.collection.clone()));
 }
 
 #[test]
@@ -817,18 +801,7 @@ fn concurrent_indexers_keep_their_profiles_apart() {
 
 /// A client of the test server with its own runtime.
 fn client_of(config: &QdrantConfig) -> (tokio::runtime::Runtime, qdrant_client::Qdrant) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let client = {
-        let _guard = runtime.enter();
-        qdrant_client::Qdrant::from_url(&config.url)
-            .skip_compatibility_check()
-            .build()
-            .unwrap()
-    };
-    (runtime, client)
+    dentate_qdrant::testing::client(&config.url)
 }
 
 fn indexing_threshold(config: &QdrantConfig) -> Option<u64> {

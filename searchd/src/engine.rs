@@ -100,6 +100,18 @@ pub(crate) struct RankedHit {
     pub(crate) factors: Option<Factors>,
 }
 
+impl RankedHit {
+    /// A hit with its score from one ranked list (no fusion signals, no priors yet).
+    fn ranked(key: UnitKey, score: f32) -> RankedHit {
+        RankedHit {
+            score,
+            key,
+            fusion: None,
+            factors: None,
+        }
+    }
+}
+
 /// Ranked units with what produced them.
 struct Ranked {
     hits: Vec<RankedHit>,
@@ -338,12 +350,7 @@ impl Engine {
         if mode == Mode::Lexical {
             let hits = lexical_hits
                 .into_iter()
-                .map(|(key, score)| RankedHit {
-                    score,
-                    key,
-                    fusion: None,
-                    factors: None,
-                })
+                .map(|(key, score)| RankedHit::ranked(key, score))
                 .collect();
             notes.extend(plan.prior_notes.iter().cloned());
             let hits = self.apply_priors(snapshot, plan, hits, limit)?;
@@ -422,12 +429,7 @@ impl Engine {
         Ok(snapshot.fused(&request)?.map(|found| {
             found
                 .into_iter()
-                .map(|(key, score)| RankedHit {
-                    score,
-                    key,
-                    fusion: None,
-                    factors: None,
-                })
+                .map(|(key, score)| RankedHit::ranked(key, score))
                 .collect()
         }))
     }

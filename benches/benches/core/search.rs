@@ -193,17 +193,7 @@ impl QdrantFixture {
         let embedded = Engine::open_with_models(corpus.dir.path(), models).unwrap();
         let backend = dentate_qdrant::QdrantBackend::open(&config).unwrap();
         let remote = Engine::with_backend(Box::new(backend), models);
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        let client = {
-            let _guard = runtime.enter();
-            qdrant_client::Qdrant::from_url(&server.url)
-                .skip_compatibility_check()
-                .build()
-                .unwrap()
-        };
+        let (runtime, client) = dentate_qdrant::testing::client(&server.url);
         Some(QdrantFixture {
             server,
             corpus,
