@@ -738,10 +738,7 @@ impl EmbeddedVectors {
         k: usize,
         filter: &UnitFilter,
     ) -> Result<Vec<(DocAddress, TextHit)>, StoreError> {
-        let allowed = match filter_query(&self.fields, filter) {
-            Some(query) => Some(unit_ids_matching(searcher, &*query)?),
-            None => None,
-        };
+        let allowed = self.allowed_units(searcher, filter)?;
         let store = self.with_manifest(|m| self.text.get(m))?;
         let hits = if store.is_quantized() {
             // int8 scores pick the candidates; their stored vectors decide.
@@ -764,6 +761,41 @@ impl EmbeddedVectors {
             }
         }
         Ok(out)
+    }
+
+    /// The `k` image vectors of `model` nearest to `query` among the units `filter` lets
+    /// through, with their units' addresses in `searcher` (a unit that left the index is
+    /// dropped).
+    pub fn image_search(
+        &self,
+        searcher: &Searcher,
+        model: &str,
+        query: &[f32],
+        k: usize,
+        filter: &UnitFilter,
+    ) -> Result<Vec<(DocAddress, VectorHit)>, StoreError> {
+        let allowed = self.allowed_units(searcher, filter)?;
+        let reloading = self.images(model)?;
+        let store = self.with_manifest(|m| reloading.get(m))?;
+        let mut out = Vec::new();
+        for hit in store.search_images(query, k, allowed.as_ref())? {
+            if let Some(address) = address_of_unit(searcher, &self.fields, &hit.unit_id)? {
+                out.push((address, hit));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The unit ids `filter` lets through in `searcher` (`None`: every unit).
+    fn allowed_units(
+        &self,
+        searcher: &Searcher,
+        filter: &UnitFilter,
+    ) -> Result<Option<HashSet<String>>, IndexError> {
+        match filter_query(&self.fields, filter) {
+            Some(query) => Ok(Some(unit_ids_matching(searcher, &*query)?)),
+            None => Ok(None),
+        }
     }
 
     fn images(&self, model: &str) -> Result<Arc<Reloading<ExactStore>>, IndexError> {
@@ -807,21 +839,11 @@ impl VectorSearch for EmbeddedVectors {
                     score: hit.score,
                 })
                 .collect()),
-            VectorSpace::Image { model } => {
-                let allowed = match filter_query(&self.fields, filter) {
-                    Some(query) => Some(unit_ids_matching(&searcher, &*query)?),
-                    None => None,
-                };
-                let reloading = self.images(model)?;
-                let store = self.with_manifest(|m| reloading.get(m))?;
-                let mut out = Vec::new();
-                for hit in store.search_images(query, k, allowed.as_ref())? {
-                    if address_of_unit(&searcher, &self.fields, &hit.unit_id)?.is_some() {
-                        out.push(hit);
-                    }
-                }
-                Ok(out)
-            }
+            VectorSpace::Image { model } => Ok(self
+                .image_search(&searcher, model, query, k, filter)?
+                .into_iter()
+                .map(|(_, hit)| hit)
+                .collect()),
         }
     }
 

@@ -273,24 +273,20 @@ impl SearchSnapshot for EmbeddedSnapshot<'_> {
         k: usize,
         filter: &UnitFilter,
     ) -> Result<Vec<(UnitKey, f32)>, StoreError> {
+        // Checked against this snapshot's searcher: the addresses are its keys.
         let vectors = self.backend.load_vectors()?;
-        if let VectorSpace::Text = space {
-            // Checked against this snapshot's searcher: the addresses are its keys.
-            return Ok(vectors
+        Ok(match space {
+            VectorSpace::Text => vectors
                 .text_search(&self.searcher, query, k, filter)?
                 .into_iter()
                 .map(|(address, hit)| (key_of(address), hit.score))
-                .collect());
-        }
-        let hits = vectors.vector_search(space, query, k, filter)?;
-        let mut out = Vec::with_capacity(hits.len());
-        for hit in hits {
-            // A unit that left this snapshot of the index is dropped.
-            if let Some(address) = address_of_unit(&self.searcher, self.fields(), &hit.unit_id)? {
-                out.push((key_of(address), hit.score));
-            }
-        }
-        Ok(out)
+                .collect(),
+            VectorSpace::Image { model } => vectors
+                .image_search(&self.searcher, model, query, k, filter)?
+                .into_iter()
+                .map(|(address, hit)| (key_of(address), hit.score))
+                .collect(),
+        })
     }
 
     fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError> {
