@@ -187,9 +187,28 @@ pub fn unit_point(
 
 /// The point of one file (no vectors).
 pub fn file_point(profile: &str, record: &FileRecord, key: &str) -> PointStruct {
+    payload_point(
+        payload::file_point_id(profile, &record.file_id),
+        payload::file_payload(profile, record, key),
+    )
+}
+
+/// The profile's info point with `payload` (no vectors).
+fn info_point(
+    profile: &str,
+    payload: HashMap<String, qdrant_client::qdrant::Value>,
+) -> PointStruct {
+    payload_point(payload::profile_point_id(profile), payload)
+}
+
+/// A point with a payload and no vectors.
+fn payload_point(
+    id: qdrant_client::qdrant::PointId,
+    payload: HashMap<String, qdrant_client::qdrant::Value>,
+) -> PointStruct {
     PointStruct {
-        id: Some(payload::file_point_id(profile, &record.file_id)),
-        payload: payload::file_payload(profile, record, key),
+        id: Some(id),
+        payload,
         vectors: Some(Vectors::from(HashMap::<String, Vector>::new())),
     }
 }
@@ -333,16 +352,11 @@ async fn sync_async(
     let root = handle.info.profile_root.clone();
     remote
         .upsert(
-            vec![PointStruct {
-                id: Some(payload::profile_point_id(&profile)),
-                payload: {
-                    let mut info =
-                        payload::profile_payload(&profile, &root, last_commit.as_deref());
-                    info.insert("avg_lengths".into(), avg.to_text().into());
-                    info
-                },
-                vectors: Some(Vectors::from(HashMap::<String, Vector>::new())),
-            }],
+            vec![info_point(&profile, {
+                let mut info = payload::profile_payload(&profile, &root, last_commit.as_deref());
+                info.insert("avg_lengths".into(), avg.to_text().into());
+                info
+            })],
             "writing the profile's info point",
         )
         .await?;
@@ -394,11 +408,7 @@ async fn pause_indexing(
     note.insert(INDEXING_RESTORE.into(), (restore as i64).into());
     remote
         .upsert(
-            vec![PointStruct {
-                id: Some(payload::profile_point_id(remote.profile())),
-                payload: note,
-                vectors: Some(Vectors::from(HashMap::<String, Vector>::new())),
-            }],
+            vec![info_point(remote.profile(), note)],
             "noting the indexing threshold to restore",
         )
         .await?;
