@@ -7,9 +7,13 @@
 //! files outside it. Such entries are dropped with a warning.
 //!
 //! A path is judged by its on-disk container (the part before the first
-//! `#attachment/`): when it exists, its fully resolved path must start with the resolved
-//! root; when it no longer exists, its nearest existing ancestor must. A profile root
-//! that does not exist on this machine (a daemon serving an index whose profile lives
+//! `#attachment/`), one component at a time below the root: a component that is not a
+//! link keeps the verdict of its folder (the resolved path of `folder/name` is the
+//! resolved folder plus `name`), a link is resolved whole and must land inside the
+//! resolved root, and a component that no longer exists leaves the verdict to the
+//! nearest existing ancestor. Verdicts are kept per folder for the request, so a reply
+//! of many files in few folders costs about one `lstat` per file. A profile root that
+//! does not exist on this machine (a daemon serving an index whose profile lives
 //! elsewhere) has nothing to check against: everything the index holds is served.
 
 use std::collections::HashMap;
@@ -20,7 +24,8 @@ use std::path::{Path, PathBuf};
 pub struct PathGuard {
     root: PathBuf,
     canonical_root: Option<PathBuf>,
-    folders: HashMap<PathBuf, bool>,
+    /// Verdicts of profile-relative folders already walked.
+    folders: HashMap<String, bool>,
 }
 
 impl PathGuard {
@@ -34,38 +39,18 @@ impl PathGuard {
 
     /// Whether the file at the profile-relative `path` may be served.
     pub fn allows(&mut self, path: &str) -> bool {
-        let Some(canonical_root) = self.canonical_root.clone() else {
+        if self.canonical_root.is_none() {
             return true;
-        };
+        }
         let container = index::UnitPath::parse(path).container();
         if container.split('/').any(|part| part == "..") || container.starts_with('/') {
             return self.deny(path, "not a relative path");
         }
-        let full = self.root.join(container);
-        let verdict = match std::fs::symlink_metadata(&full) {
-            // A plain file or folder: its folder decides.
-            Ok(meta) if !meta.file_type().is_symlink() => match full.parent() {
-                Some(folder) => self.folder_inside(folder, &canonical_root),
-                None => false,
-            },
-            // A link: resolve it whole.
-            Ok(_) => full
-                .canonicalize()
-                .is_ok_and(|target| target.starts_with(&canonical_root)),
-            // Gone since indexing: the nearest existing ancestor decides.
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                let mut folder = full.parent();
-                loop {
-                    match folder {
-                        Some(f) if std::fs::symlink_metadata(f).is_ok() => {
-                            break self.folder_inside(f, &canonical_root)
-                        }
-                        Some(f) => folder = f.parent(),
-                        None => break false,
-                    }
-                }
+        let verdict = match container.rsplit_once('/') {
+            Some((folder, name)) => {
+                self.folder_inside(folder) && self.component_inside(container, name)
             }
-            Err(_) => false,
+            None => self.component_inside(container, container),
         };
         if verdict {
             true
@@ -74,15 +59,42 @@ impl PathGuard {
         }
     }
 
-    fn folder_inside(&mut self, folder: &Path, canonical_root: &Path) -> bool {
+    /// Whether the profile-relative `folder` (whose own folder is inside) resolves
+    /// inside the root; walked from the root down, each folder once per request.
+    fn folder_inside(&mut self, folder: &str) -> bool {
+        if folder.is_empty() {
+            return true;
+        }
         if let Some(&inside) = self.folders.get(folder) {
             return inside;
         }
-        let inside = folder
-            .canonicalize()
-            .is_ok_and(|f| f.starts_with(canonical_root));
-        self.folders.insert(folder.to_path_buf(), inside);
+        let (parent_inside, name) = match folder.rsplit_once('/') {
+            Some((parent, name)) => (self.folder_inside(parent), name),
+            None => (true, folder),
+        };
+        let inside = parent_inside && self.component_inside(folder, name);
+        self.folders.insert(folder.to_string(), inside);
         inside
+    }
+
+    /// Whether `relative` (named `name`, in a folder already judged inside) resolves
+    /// inside: plain entries and missing ones keep their folder's verdict, links are
+    /// resolved whole.
+    fn component_inside(&self, relative: &str, name: &str) -> bool {
+        let Some(canonical_root) = &self.canonical_root else {
+            return true;
+        };
+        if name.is_empty() || name == "." {
+            return true;
+        }
+        let full = self.root.join(relative);
+        match std::fs::symlink_metadata(&full) {
+            Ok(meta) if !meta.file_type().is_symlink() => true,
+            Ok(_) => full
+                .canonicalize()
+                .is_ok_and(|target| target.starts_with(canonical_root)),
+            Err(error) => error.kind() == std::io::ErrorKind::NotFound,
+        }
     }
 
     fn deny(&self, path: &str, why: &str) -> bool {
@@ -111,6 +123,7 @@ mod tests {
         symlink(outside.path(), root.join("Docs/out")).unwrap();
         symlink(outside.path().join("secret.txt"), root.join("leak.txt")).unwrap();
         symlink(root.join("Docs/a.txt"), root.join("alias.txt")).unwrap();
+        symlink(root.join("Docs"), root.join("Inner")).unwrap();
         let mut guard = PathGuard::new(root);
         assert!(guard.allows("Docs/a.txt"));
         assert!(guard.allows("alias.txt"));
@@ -119,6 +132,14 @@ mod tests {
         assert!(!guard.allows("Docs/out/secret.txt"));
         assert!(!guard.allows("Docs/out/gone/deeper.txt"));
         assert!(!guard.allows("leak.txt"));
+        // Through a link that stays inside, to a link that leaves.
+        assert!(guard.allows("Inner/a.txt"));
+        assert!(!guard.allows("Inner/out/secret.txt"));
+        assert!(guard.allows("Gone/folder/file.txt"));
+        assert!(!guard.allows("Docs/out"));
+        // Verdicts are cached per folder, and the cache gives the same answers.
+        assert!(!guard.allows("Docs/out/secret.txt"));
+        assert!(guard.allows("Docs/a.txt"));
         assert!(!guard.allows("../x"));
         assert!(!guard.allows("/etc/passwd"));
     }
