@@ -2,10 +2,13 @@
 //! never seen: every question is sent once, so no query embedding is ever cached.
 //!
 //! Usage: `dentate-qps --http 127.0.0.1:8080 [--clients 1] [--seconds 20]
-//! [--mode hybrid|lexical|dense|mixed] [--top-k 10] [--seed 1] [--skip N]`
+//! [--mode hybrid|lexical|dense|mixed] [--top-k 10] [--seed 1] [--skip N]
+//! [--words-from HOST:PORT]`
 //!
 //! Questions are made from the words of the indexed file names (`/api/list_files`): a
-//! template and two words, deterministic from the seed, all distinct. Two daemons over
+//! template and two words, deterministic from the seed, all distinct. `--words-from`
+//! takes the file names from another Dentate daemon, so that a retriever without that
+//! route (the official HippoCamp server) gets the same questions as Dentate. Two daemons over
 //! the same index measured with the same seed receive the same questions; `--skip N`
 //! starts further along the sequence (for a second run against the same daemon). Prints
 //! one line: requests, errors, requests/s, p50/p90/p99 (client wall time).
@@ -39,6 +42,7 @@ struct Options {
     top_k: usize,
     seed: u64,
     skip: usize,
+    words_from: Option<SocketAddr>,
 }
 
 fn options() -> anyhow::Result<Options> {
@@ -50,6 +54,7 @@ fn options() -> anyhow::Result<Options> {
         top_k: 10,
         seed: 1,
         skip: 0,
+        words_from: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -62,8 +67,9 @@ fn options() -> anyhow::Result<Options> {
             "--top-k" => options.top_k = value("--top-k")?.parse()?,
             "--seed" => options.seed = value("--seed")?.parse()?,
             "--skip" => options.skip = value("--skip")?.parse()?,
+            "--words-from" => options.words_from = Some(value("--words-from")?.parse()?),
             "-h" | "--help" => {
-                println!("usage: dentate-qps --http HOST:PORT [--clients N] [--seconds S] [--mode hybrid|lexical|dense|mixed] [--top-k K] [--seed S] [--skip N]");
+                println!("usage: dentate-qps --http HOST:PORT [--clients N] [--seconds S] [--mode hybrid|lexical|dense|mixed] [--top-k K] [--seed S] [--skip N] [--words-from HOST:PORT]");
                 std::process::exit(0);
             }
             other => bail!("unknown option {other}"),
@@ -103,7 +109,7 @@ fn questions(paths: &[String], seed: u64, count: usize) -> Vec<String> {
 
 fn main() -> anyhow::Result<()> {
     let options = options()?;
-    let paths = indexed_paths(options.http)?;
+    let paths = indexed_paths(options.words_from.unwrap_or(options.http))?;
     // Enough for the fastest runs seen (a few thousand requests/s).
     let wanted = options.skip + 5_000 * options.seconds.max(1) as usize;
     let all = questions(&paths, options.seed, wanted);
