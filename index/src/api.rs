@@ -306,6 +306,11 @@ pub trait SearchSnapshot {
     ) -> Result<Vec<(UnitKey, f32)>, StoreError>;
     /// The unit behind a key.
     fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError>;
+    /// The unit behind a key, shared (backends that keep decoded units hand them out
+    /// without copying).
+    fn shared_unit(&self, key: UnitKey) -> Result<std::sync::Arc<StoredUnit>, StoreError> {
+        Ok(std::sync::Arc::new(self.unit(key)?))
+    }
     /// The file id of a key's unit (backends may answer without reading the unit).
     fn file_id(&self, key: UnitKey) -> Result<String, StoreError> {
         Ok(self.unit(key)?.file_id)

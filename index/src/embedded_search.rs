@@ -4,7 +4,7 @@
 //! [`EmbeddedVectors`], files and units from [`EmbeddedUnits`].
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{
@@ -23,6 +23,7 @@ use crate::error::IndexError;
 use crate::manifest::FileRecord;
 use crate::schema::Fields;
 use crate::store::{IndexHandle, StoredUnit};
+use crate::unit_cache::UnitCache;
 
 /// The tantivy field of a lexical field group.
 pub fn field_of(fields: &Fields, field: LexicalField) -> Field {
@@ -99,6 +100,8 @@ fn address_of(key: UnitKey) -> DocAddress {
 pub struct EmbeddedBackend {
     handle: IndexHandle,
     units: EmbeddedUnits,
+    /// Decoded units of the current searcher generation.
+    decoded: UnitCache,
     /// Loaded on first use (dense, hybrid or image search), then kept fresh.
     vectors: OnceLock<EmbeddedVectors>,
 }
@@ -111,6 +114,7 @@ impl EmbeddedBackend {
         Ok(EmbeddedBackend {
             handle,
             units,
+            decoded: UnitCache::default(),
             vectors: OnceLock::new(),
         })
     }
@@ -290,7 +294,16 @@ impl SearchSnapshot for EmbeddedSnapshot<'_> {
     }
 
     fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError> {
-        Ok(StoredUnit::from_doc(self.fields(), &self.doc(key)?))
+        Ok(Arc::unwrap_or_clone(self.shared_unit(key)?))
+    }
+
+    fn shared_unit(&self, key: UnitKey) -> Result<Arc<StoredUnit>, StoreError> {
+        let generation = self.searcher.generation().generation_id();
+        self.backend
+            .decoded
+            .get_or_load(generation, address_of(key), || {
+                Ok(StoredUnit::from_doc(self.fields(), &self.doc(key)?))
+            })
     }
 
     fn file_id(&self, key: UnitKey) -> Result<String, StoreError> {

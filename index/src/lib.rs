@@ -9,12 +9,14 @@ pub mod embedded;
 pub mod embedded_search;
 pub mod error;
 mod fresh;
+pub mod highlight;
 pub mod manifest;
 mod manifest_vectors;
 pub mod path;
 pub mod schema;
 pub mod stage;
 pub mod store;
+mod unit_cache;
 pub mod vector;
 pub mod writer;
 

@@ -11,7 +11,7 @@ use tantivy::schema::{
 };
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
-    StopWordFilter, TextAnalyzer,
+    StopWordFilter, TextAnalyzer, TokenFilter,
 };
 use tantivy::Index;
 
@@ -161,16 +161,18 @@ pub fn register_analyzers(index: &Index) {
 
 /// The prose analyzer (also used to analyse queries).
 pub fn en_analyzer() -> TextAnalyzer {
+    en_analyzer_with(Stemmer::new(Language::English))
+}
+
+/// The prose analyzer with `stemmer` as its last step (see [`crate::highlight`]).
+pub(crate) fn en_analyzer_with<F: TokenFilter>(stemmer: F) -> TextAnalyzer {
     let builder = TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter);
     match StopWordFilter::new(Language::English) {
-        Some(stop_words) => builder
-            .filter(stop_words)
-            .filter(Stemmer::new(Language::English))
-            .build(),
-        None => builder.filter(Stemmer::new(Language::English)).build(),
+        Some(stop_words) => builder.filter(stop_words).filter(stemmer).build(),
+        None => builder.filter(stemmer).build(),
     }
 }
 

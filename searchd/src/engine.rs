@@ -113,12 +113,18 @@ impl RankedHit {
 }
 
 /// Ranked units with what produced them.
+#[derive(Default)]
 struct Ranked {
     hits: Vec<RankedHit>,
     /// Units that matched lexically (or dense candidates when only dense ran).
     total: u64,
     notes: Vec<String>,
+    /// Units the priors read, kept for the reply (read once per request).
+    loaded: LoadedUnits,
 }
+
+/// Stored units already read in this request, by key.
+pub(crate) type LoadedUnits = HashMap<UnitKey, std::sync::Arc<StoredUnit>>;
 
 /// The search engine over one index.
 pub struct Engine {
@@ -277,9 +283,8 @@ impl Engine {
         if plan.activity_excludes_all() {
             notes.push("activity: no indexed file has matching events; no results".to_string());
             return Ok(Ranked {
-                hits: Vec::new(),
-                total: 0,
                 notes,
+                ..Ranked::default()
             });
         }
 
@@ -295,8 +300,13 @@ impl Engine {
                 ));
                 notes.extend(plan.prior_notes.iter().cloned());
                 let total = hits.len() as u64;
-                let hits = self.apply_priors(snapshot, plan, hits, limit)?;
-                return Ok(Ranked { hits, total, notes });
+                let (hits, loaded) = self.apply_priors(snapshot, plan, hits, limit)?;
+                return Ok(Ranked {
+                    hits,
+                    total,
+                    notes,
+                    loaded,
+                });
             }
         }
 
@@ -343,6 +353,7 @@ impl Engine {
                         hits,
                         total: found.total,
                         notes,
+                        ..Ranked::default()
                     });
                 }
             }
@@ -353,8 +364,13 @@ impl Engine {
                 .map(|(key, score)| RankedHit::ranked(key, score))
                 .collect();
             notes.extend(plan.prior_notes.iter().cloned());
-            let hits = self.apply_priors(snapshot, plan, hits, limit)?;
-            return Ok(Ranked { hits, total, notes });
+            let (hits, loaded) = self.apply_priors(snapshot, plan, hits, limit)?;
+            return Ok(Ranked {
+                hits,
+                total,
+                notes,
+                loaded,
+            });
         }
 
         // Dense candidates, filtered before scoring, stale vectors dropped.
@@ -385,8 +401,13 @@ impl Engine {
             })
             .collect();
         notes.extend(plan.prior_notes.iter().cloned());
-        let hits = self.apply_priors(snapshot, plan, hits, limit)?;
-        Ok(Ranked { hits, total, notes })
+        let (hits, loaded) = self.apply_priors(snapshot, plan, hits, limit)?;
+        Ok(Ranked {
+            hits,
+            total,
+            notes,
+            loaded,
+        })
     }
 
     /// Hybrid candidates fused by the backend in one request, when it fuses itself
@@ -476,6 +497,7 @@ impl Engine {
         lexical: Option<&LexicalRequest>,
         snippets: Option<&SnippetGenerator>,
         explain: bool,
+        loaded: &mut LoadedUnits,
     ) -> Result<UnitHit, SearchError> {
         let RankedHit {
             score,
@@ -483,7 +505,10 @@ impl Engine {
             fusion,
             factors,
         } = hit;
-        let unit = snapshot.unit(key)?;
+        let unit = match loaded.remove(&key) {
+            Some(unit) => std::sync::Arc::unwrap_or_clone(unit),
+            None => snapshot.unit(key)?,
+        };
         let snippet = snippet_of(snippets, &unit.text);
         let mut signals = BTreeMap::new();
         if explain {
@@ -539,9 +564,10 @@ impl Engine {
         }
         // The field is only used to read whole documents, which this never does.
         let field = tantivy::schema::Field::from_field_id(0);
+        let analyzer = index::highlight::highlight_analyzer(terms.keys().map(String::as_str));
         Ok(Some(SnippetGenerator::new(
             terms,
-            index::schema::en_analyzer(),
+            analyzer,
             field,
             SNIPPET_CHARS,
         )))
@@ -559,6 +585,7 @@ impl Engine {
             hits,
             total,
             mut notes,
+            mut loaded,
         } = self.rank_units(snapshot, &plan, candidates)?;
         let lexical = plan.lexical.as_ref();
         // Group by file, keeping rank order; files scored by their best units.
@@ -610,6 +637,7 @@ impl Engine {
                     lexical,
                     snippets.as_ref(),
                     params.explain,
+                    &mut loaded,
                 )?);
             }
             if params.context > 0 {
@@ -676,6 +704,7 @@ impl Engine {
         let Ranked {
             mut hits,
             mut notes,
+            mut loaded,
             ..
         } = self.rank_units(snapshot, &plan, depth)?;
         if !cutoff.is_off() {
@@ -693,7 +722,17 @@ impl Engine {
         let mut guard = self.guard();
         let hits = hits
             .into_iter()
-            .map(|hit| self.unit_hit(snapshot, hit, lexical, snippets.as_ref(), params.explain))
+            .map(|hit| {
+                let explain = params.explain;
+                self.unit_hit(
+                    snapshot,
+                    hit,
+                    lexical,
+                    snippets.as_ref(),
+                    explain,
+                    &mut loaded,
+                )
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let hits: Vec<UnitHit> = hits
             .into_iter()

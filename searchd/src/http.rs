@@ -260,7 +260,7 @@ fn hippocamp_result(hit: &UnitHit) -> Value {
         "id": hit.unit.unit_id,
         "text": hit.unit.text,
         "score": hit.score,
-        "metadata": metadata_of(hit),
+        "metadata": Value::Object(metadata_of(hit)),
     })
 }
 

@@ -4,9 +4,9 @@
 //! candidates' scores by the factors of `crate::planner`; a question about doing
 //! multiplies the units of files with matching activity (`crate::activity::rank`).
 
-use index::api::SearchSnapshot;
+use index::api::{SearchSnapshot, UnitKey};
 
-use crate::engine::{Engine, RankedHit, PRIOR_DEPTH};
+use crate::engine::{Engine, LoadedUnits, RankedHit, PRIOR_DEPTH};
 use crate::error::SearchError;
 use crate::plan::QueryPlan;
 use crate::planner::{factors, UnitFacts};
@@ -29,21 +29,23 @@ impl Engine {
             .naive_utc())
     }
 
-    /// Applies the plan's priors to the best candidates, re-sorts, and keeps `limit`.
+    /// Applies the plan's priors to the best candidates, re-sorts, and keeps `limit`;
+    /// returns the units it read that are still among the hits.
     pub(crate) fn apply_priors(
         &self,
         snapshot: &dyn SearchSnapshot,
         plan: &QueryPlan,
         mut hits: Vec<RankedHit>,
         limit: usize,
-    ) -> Result<Vec<RankedHit>, SearchError> {
+    ) -> Result<(Vec<RankedHit>, LoadedUnits), SearchError> {
+        let mut loaded = LoadedUnits::new();
         if !plan.has_priors() {
             hits.truncate(limit);
-            return Ok(hits);
+            return Ok((hits, loaded));
         }
         let (intent, first_person, switches) = (&plan.time, plan.first_person, plan.params.planner);
         for hit in hits.iter_mut().take(PRIOR_DEPTH) {
-            let unit = snapshot.unit(hit.key)?;
+            let unit = snapshot.shared_unit(hit.key)?;
             let facts = UnitFacts {
                 path: &unit.path,
                 modality: Some(unit.modality),
@@ -60,9 +62,12 @@ impl Engine {
             }
             hit.score *= factors.total();
             hit.factors = Some(factors);
+            loaded.insert(hit.key, unit);
         }
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
         hits.truncate(limit);
-        Ok(hits)
+        let kept: std::collections::HashSet<UnitKey> = hits.iter().map(|h| h.key).collect();
+        loaded.retain(|key, _| kept.contains(key));
+        Ok((hits, loaded))
     }
 }
