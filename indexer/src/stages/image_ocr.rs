@@ -1,6 +1,7 @@
 //! Text in images and what they show: PP-OCRv5 lines and EfficientNet-Lite0 tags
 //! (with WordNet broader terms) appended to the image unit. Runs on images on disk and
-//! on image attachments.
+//! on image attachments: every distinct frame of an animated GIF, every page of a TIFF
+//! and HEIC/HEIF photos (see [`crate::pictures`]); tags describe the first picture.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -10,7 +11,8 @@ use converters::FileType;
 use super::{Stage, StageInput};
 use crate::converted::Converted;
 use crate::manifest::FileRecord;
-use crate::models::{decode_image, SharedModels};
+use crate::models::SharedModels;
+use crate::pictures::{frames_text, read_frames, FrameCaps, FramesError, FramesReport};
 
 /// Files that went through OCR record the models in `FileRecord.stages.ocr`, so files
 /// indexed without OCR (or with other models) are redone by an OCR-enabled run. The
@@ -67,31 +69,48 @@ impl Stage for ImageOcr {
         };
         let started = Instant::now();
         record.stages.ocr = Some(models.image_marker().to_string());
-        let image = input.bytes.and_then(decode_image);
-        let lines = match &image {
-            Some(image) => {
-                crate::ocr::OcrEngine::recognize_shared(engine, image).unwrap_or_else(|error| {
-                    tracing::warn!(path, error = %error, "OCR failed");
-                    Vec::new()
-                })
+        let mut frames: Vec<(u32, Vec<String>)> = Vec::new();
+        let (mut tags, mut tagged_first) = (None, false);
+        let mut tag_seconds = 0.0;
+        let read = read_frames(input.bytes.unwrap_or_default(), FrameCaps::default(), |number, image| {
+            match crate::ocr::OcrEngine::recognize_shared(engine, image) {
+                Ok(lines) => frames.push((number, lines.into_iter().map(|l| l.text).collect())),
+                Err(error) => tracing::warn!(path, frame = number, error = %error, "OCR failed"),
             }
-            None => Vec::new(),
+            // Tags describe the first picture.
+            let tagger = (!tagged_first).then(|| models.tagger()).flatten();
+            tagged_first = true;
+            if let Some(tagger) = tagger {
+                let tag_started = Instant::now();
+                tags = crate::tags::Tagger::tag_shared(tagger, image)
+                    .map_err(|error| tracing::warn!(path, error = %error, "tagging failed"))
+                    .ok();
+                tag_seconds += tag_started.elapsed().as_secs_f64();
+            }
+        });
+        let mark_pages = match &read {
+            Ok(report) => {
+                log_report(path, report);
+                report.paged && report.decoded > 1
+            }
+            Err(FramesError::Heif(error)) => {
+                crate::pictures::warn_heif(path, error);
+                false
+            }
+            Err(error) => {
+                tracing::debug!(path, error = %error, "image not decoded for OCR");
+                false
+            }
         };
-        let tag_started = Instant::now();
-        let tags = match (&image, models.tagger()) {
-            (Some(image), Some(tagger)) => crate::tags::Tagger::tag_shared(tagger, image)
-                .map_err(|error| tracing::warn!(path, error = %error, "tagging failed"))
-                .ok(),
-            _ => None,
-        };
+        let lines = frames.iter().map(|(_, lines)| lines.len() as u64).sum::<u64>();
         {
             let mut stats = models.stats.lock().unwrap_or_else(|e| e.into_inner());
             stats.images += 1;
-            stats.lines += lines.len() as u64;
+            stats.lines += lines;
             stats.seconds += started.elapsed().as_secs_f64();
             if tags.is_some() {
                 stats.tagged += 1;
-                stats.tag_seconds += tag_started.elapsed().as_secs_f64();
+                stats.tag_seconds += tag_seconds;
             }
         }
         let at = units
@@ -105,12 +124,25 @@ impl Stage for ImageOcr {
             unit.text.push_str(&tags);
             unit.fields.insert(TAGS_KEY.to_string(), tags);
         }
-        if lines.is_empty() {
+        let text = frames_text(&frames, mark_pages);
+        if text.is_empty() {
             return;
         }
-        let text = crate::ocr::lines_text(&lines);
         unit.text.push_str("\nText in image:\n");
         unit.text.push_str(&text);
         unit.fields.insert(OCR_KEY.to_string(), text);
+    }
+}
+
+/// Says what was unusual about a picture's frames.
+fn log_report(path: &str, report: &FramesReport) {
+    if let Some(damage) = &report.damage {
+        tracing::warn!(path, frames = report.kept, error = %damage, "picture damaged: its first readable frames were read");
+    }
+    if let Some(cap) = &report.stopped {
+        tracing::info!(path, %cap, "picture has more frames than are read");
+    }
+    if report.duplicates > 0 || report.kept > 1 {
+        tracing::debug!(path, kept = report.kept, duplicates = report.duplicates, "frames read");
     }
 }
