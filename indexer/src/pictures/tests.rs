@@ -141,10 +141,11 @@ fn every_tiff_page_is_read() {
     })
     .unwrap();
     assert!(report.paged);
-    assert_eq!((report.decoded, report.kept, report.unsupported), (3, 3, 0));
-    assert_eq!(pages.iter().map(|p| p.0).collect::<Vec<_>>(), vec![1, 2, 3]);
+    assert_eq!((report.decoded, report.kept, report.unsupported), (4, 4, 0));
+    assert_eq!(pages.iter().map(|p| p.0).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
     for (number, grey) in &pages {
-        // White pages with black text, whatever their pixel kind (page 3: 16-bit grey).
+        // White pages with black text, whatever their pixel kind (RGB, 8-bit grey,
+        // 16-bit grey, 1-bit).
         let dark = grey.pixels().filter(|p| p.0[0] < 64).count();
         assert!(grey.get_pixel(0, 0).0[0] > 240, "page {number}");
         assert!(dark > 200, "page {number}: {dark} dark pixels");
