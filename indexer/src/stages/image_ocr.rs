@@ -146,3 +146,105 @@ fn log_report(path: &str, report: &FramesReport) {
         tracing::debug!(path, kept = report.kept, duplicates = report.duplicates, "frames read");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::converted::Converted;
+    use crate::options::IndexOptions;
+
+    /// Converts a fixture picture and runs this stage on it: the image unit's text.
+    fn read_picture(models: &Arc<SharedModels>, name: &str) -> String {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/images")
+            .join(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let input = converters::Input::detect(name, &bytes);
+        assert_eq!(input.file_type, FileType::Image, "{name}");
+        let conversion = converters::convert(&input).unwrap();
+        let size = bytes.len() as u64;
+        let mut converted = Converted {
+            record: crate::convert::base_record(name, None, size, 0, FileType::Image, None),
+            units: conversion.units,
+            mtime: crate::convert::mtime_of(0),
+            children: Vec::new(),
+        };
+        let stage = ImageOcr::new(models.clone());
+        let stage_input = StageInput {
+            path: name,
+            on_disk: None,
+            file_type: FileType::Image,
+            bytes: Some(&bytes),
+        };
+        assert!(stage.applies(&stage_input));
+        stage.apply(&stage_input, &mut converted);
+        assert_eq!(
+            converted.record.stages.ocr.as_deref(),
+            Some(models.image_marker())
+        );
+        let text = converted.units[0].text.clone();
+        eprintln!("{name}: {text:?}");
+        text
+    }
+
+    fn count(text: &str, word: &str) -> usize {
+        text.matches(word).count()
+    }
+
+    #[test]
+    fn every_frame_page_and_heif_image_is_read() {
+        let Some(models_dir) = crate::ocr::tests::models_dir() else {
+            return;
+        };
+        let profile = tempfile::tempdir().unwrap();
+        let options = IndexOptions {
+            models_dir,
+            threads: 2,
+            ..IndexOptions::new(profile.path(), profile.path())
+        };
+        let models = Arc::new(SharedModels::new(&options).unwrap());
+
+        // Every distinct frame, in order; the repeated first frame is read once.
+        let gif = read_picture(&models, "animated.gif");
+        assert!(gif.starts_with("Image animated.gif, GIF"), "{gif}");
+        let ocr = gif.split("Text in image:").nth(1).expect("OCR text");
+        let (alpha, bravo, charlie) = (
+            ocr.find("ALPHA").expect("frame 1"),
+            ocr.find("BRAVO").expect("frame 3"),
+            ocr.find("CHARLIE").expect("frame 4, the last"),
+        );
+        assert!(alpha < bravo && bravo < charlie, "{ocr}");
+        assert_eq!(count(ocr, "ALPHA"), 1, "{ocr}");
+
+        // Every page, marked.
+        let tiff = read_picture(&models, "pages.tif");
+        for (page, word) in [(1, "KILO"), (2, "LIMA"), (3, "MIKE"), (4, "NOVEMBER")] {
+            let marker = format!("[page {page}]");
+            let at = tiff.find(&marker).unwrap_or_else(|| panic!("{marker}: {tiff}"));
+            let next = tiff[at + marker.len()..].find("[page").map(|n| at + marker.len() + n);
+            let page_text = &tiff[at..next.unwrap_or(tiff.len())];
+            assert!(page_text.contains(word), "{word} on {marker}: {tiff}");
+        }
+
+        // A damaged TIFF: the readable first page (one page: no marks).
+        let truncated = read_picture(&models, "truncated.tif");
+        assert!(truncated.contains("KILO") && !truncated.contains("[page"), "{truncated}");
+
+        // HEIC through heif-convert (without it, the metadata unit alone).
+        let heic = read_picture(&models, "photo.heic");
+        assert!(heic.starts_with("Image photo.heic, HEIC"), "{heic}");
+        let tool = std::process::Command::new(crate::pictures::HEIF_TOOL)
+            .arg("--help")
+            .output();
+        if tool.is_ok() {
+            assert!(heic.contains("OSCAR"), "{heic}");
+        } else {
+            eprintln!("heif-convert missing (apt-get install libheif-examples)");
+            assert!(!heic.contains("Text in image"), "{heic}");
+        }
+        let stats = models.stats.lock().unwrap().clone();
+        assert_eq!(stats.images, 4);
+    }
+}
