@@ -325,7 +325,16 @@ fn detect_magic(ext: &str, head: &[u8]) -> Option<FileType> {
             && &head[4..8] == b"ftyp"
             && matches!(
                 &head[8..12],
-                b"heic" | b"heix" | b"mif1" | b"avif" | b"heim"
+                b"heic"
+                    | b"heix"
+                    | b"heim"
+                    | b"heis"
+                    | b"hevc"
+                    | b"hevx"
+                    | b"mif1"
+                    | b"msf1"
+                    | b"avif"
+                    | b"avis"
             ));
     if image {
         return Some(FileType::Image);
@@ -517,6 +526,16 @@ mod tests {
         assert_eq!(detect("a.mkv", b"\x1A\x45\xDF\xA3...."), FileType::Video);
         assert_eq!(detect("a.mp3", b"ID3\x04\0"), FileType::Audio);
         assert_eq!(FileType::Video.modality(), Modality::Video);
+    }
+
+    #[test]
+    fn heif_photos_are_images_whatever_their_name() {
+        for brand in ["heic", "heix", "mif1", "msf1", "hevc", "avif"] {
+            let head = format!("\0\0\0\x18ftyp{brand}\0\0\0\0mif1heic");
+            for name in ["IMG_0001.HEIC", "photo.heif", "attachment", "x.mp4"] {
+                assert_eq!(detect(name, head.as_bytes()), FileType::Image, "{brand} {name}");
+            }
+        }
     }
 
     #[test]

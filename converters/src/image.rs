@@ -9,7 +9,9 @@
 //! data makes the file `corrupt` unless its header and EXIF survived (then the unit keeps
 //! the EXIF facts). A JPEG without its end-of-image marker is indexed with a damage note.
 //! Formats this build cannot decode (HEIC, AVIF, SVG, ICO) still get a unit from their
-//! name, format and EXIF.
+//! name, format and EXIF (the indexer decodes HEIC/HEIF and AVIF for OCR and tags with
+//! libheif's `heif-convert`, `indexer::pictures`). TIFF and GIF are probed by their
+//! first page or frame; the indexer reads the others.
 //!
 //! The text in the picture and its visual tags are not read here: the indexer appends
 //! them to this unit (`indexer::ocr`, `indexer::tags`).
@@ -141,7 +143,7 @@ fn undecodable_format(bytes: &[u8]) -> Option<&'static str> {
         }
         if matches!(
             brand,
-            b"heic" | b"heix" | b"heim" | b"heis" | b"mif1" | b"msf1"
+            b"heic" | b"heix" | b"heim" | b"heis" | b"hevc" | b"hevx" | b"mif1" | b"msf1"
         ) {
             return Some("HEIC");
         }

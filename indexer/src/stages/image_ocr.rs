@@ -21,6 +21,13 @@ pub use index::stage::OCR_KEY;
 /// Key of the tags in an image unit's fields.
 pub const TAGS_KEY: &str = "tags";
 
+/// Kinds of picture that may hold several images (animated GIFs, multi-page TIFFs) or
+/// that were not decoded before (HEIF): their marker has this suffix, so that such
+/// files indexed by a version that read one picture (or none) are read again, while
+/// other images keep theirs.
+const FRAMES_SUFFIX: &str = "+frames";
+const FRAMES_EXTENSIONS: &[&str] = &["gif", "tif", "tiff", "heic", "heif", "avif"];
+
 pub struct ImageOcr {
     models: Arc<SharedModels>,
 }
@@ -28,6 +35,16 @@ pub struct ImageOcr {
 impl ImageOcr {
     pub fn new(models: Arc<SharedModels>) -> ImageOcr {
         ImageOcr { models }
+    }
+
+    /// The marker of a picture with this extension read by this run.
+    fn marker_for(&self, ext: &str) -> String {
+        let marker = self.models.image_marker();
+        if FRAMES_EXTENSIONS.contains(&ext) {
+            format!("{marker}{FRAMES_SUFFIX}")
+        } else {
+            marker.to_string()
+        }
     }
 }
 
@@ -45,7 +62,7 @@ impl Stage for ImageOcr {
     fn owes(&self, record: &FileRecord) -> bool {
         self.models.ocr_available()
             && record.file_type == Some(FileType::Image)
-            && record.stages.ocr.as_deref() != Some(self.models.image_marker())
+            && record.stages.ocr.as_deref() != Some(self.marker_for(&record.ext).as_str())
     }
 
     fn applies(&self, input: &StageInput<'_>) -> bool {
@@ -61,14 +78,14 @@ impl Stage for ImageOcr {
         }
         if units.is_empty() {
             // Nothing to attach text to; do not come back for it.
-            record.stages.ocr = Some(models.image_marker().to_string());
+            record.stages.ocr = Some(self.marker_for(&record.ext));
             return;
         }
         let Some(engine) = models.engine() else {
             return;
         };
         let started = Instant::now();
-        record.stages.ocr = Some(models.image_marker().to_string());
+        record.stages.ocr = Some(self.marker_for(&record.ext));
         let mut frames: Vec<(u32, Vec<String>)> = Vec::new();
         let (mut tags, mut tagged_first) = (None, false);
         let mut tag_seconds = 0.0;
@@ -180,13 +197,31 @@ mod tests {
         };
         assert!(stage.applies(&stage_input));
         stage.apply(&stage_input, &mut converted);
-        assert_eq!(
-            converted.record.stages.ocr.as_deref(),
-            Some(models.image_marker())
-        );
+        // Read frame by frame: not owed again; files read before are.
+        let marker = converted.record.stages.ocr.clone().unwrap();
+        assert_eq!(marker, format!("{}+frames", models.image_marker()));
+        assert!(!stage.owes(&converted.record));
+        converted.record.stages.ocr = Some(models.image_marker().to_string());
+        assert!(stage.owes(&converted.record));
         let text = converted.units[0].text.clone();
         eprintln!("{name}: {text:?}");
         text
+    }
+
+    #[test]
+    fn only_pictures_with_several_images_get_the_frames_marker() {
+        let profile = tempfile::tempdir().unwrap();
+        let options = IndexOptions {
+            models_dir: profile.path().join("no-models"),
+            ..IndexOptions::new(profile.path(), profile.path())
+        };
+        let models = Arc::new(SharedModels::new(&options).unwrap());
+        let stage = ImageOcr::new(models.clone());
+        assert_eq!(stage.marker_for("png"), models.image_marker());
+        assert_eq!(stage.marker_for("jpg"), models.image_marker());
+        for ext in ["gif", "tif", "tiff", "heic", "heif", "avif"] {
+            assert!(stage.marker_for(ext).ends_with("+frames"), "{ext}");
+        }
     }
 
     fn count(text: &str, word: &str) -> usize {
