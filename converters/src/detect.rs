@@ -533,7 +533,11 @@ mod tests {
         for brand in ["heic", "heix", "mif1", "msf1", "hevc", "avif"] {
             let head = format!("\0\0\0\x18ftyp{brand}\0\0\0\0mif1heic");
             for name in ["IMG_0001.HEIC", "photo.heif", "attachment", "x.mp4"] {
-                assert_eq!(detect(name, head.as_bytes()), FileType::Image, "{brand} {name}");
+                assert_eq!(
+                    detect(name, head.as_bytes()),
+                    FileType::Image,
+                    "{brand} {name}"
+                );
             }
         }
     }

@@ -41,8 +41,16 @@ pub(super) fn is_heif(bytes: &[u8]) -> bool {
         && bytes.get(8..12).is_some_and(|brand| {
             matches!(
                 brand,
-                b"heic" | b"heix" | b"heim" | b"heis" | b"hevc" | b"hevx" | b"mif1" | b"msf1"
-                    | b"avif" | b"avis"
+                b"heic"
+                    | b"heix"
+                    | b"heim"
+                    | b"heis"
+                    | b"hevc"
+                    | b"hevx"
+                    | b"mif1"
+                    | b"msf1"
+                    | b"avif"
+                    | b"avis"
             )
         })
 }

@@ -38,10 +38,7 @@ pub enum FramesError {
         source: image::ImageError,
     },
     #[error("tiff page {page}: {source}")]
-    Tiff {
-        page: u32,
-        source: tiff::TiffError,
-    },
+    Tiff { page: u32, source: tiff::TiffError },
     #[error("tiff page {page} is {width}×{height} pixels, more than the decoder allows")]
     TooLarge { page: u32, width: u32, height: u32 },
     #[error(transparent)]
@@ -221,7 +218,19 @@ pub fn read_frames(
         on_frame: &mut on_frame,
     };
     let outcome = if paged {
-        pages::tiff_pages(bytes, &mut sink)
+        let pages = pages::tiff_pages(bytes, &mut sink);
+        // No page of a kind read here: the image crate's first page (it converts some
+        // more, such as CMYK and floats).
+        let fallback = (sink.filter.kept == 0 && sink.stopped.is_none())
+            .then(|| crate::models::decode_image(bytes))
+            .flatten();
+        match fallback {
+            Some(first) => {
+                sink.offer(1, 0, first);
+                Ok(())
+            }
+            None => pages,
+        }
     } else if is_gif(bytes) {
         gif_frames(bytes, &mut sink)
     } else if heif::is_heif(bytes) {
@@ -297,15 +306,32 @@ fn heif_images(bytes: &[u8], sink: &mut Sink<'_>) -> Result<(), FramesError> {
     Ok(())
 }
 
+/// The first picture of an image file (the one tags and CLIP describe); `None` if it
+/// cannot be decoded.
+pub fn first_picture(path: &str, bytes: &[u8]) -> Option<DynamicImage> {
+    if !heif::is_heif(bytes) {
+        return crate::models::decode_image(bytes);
+    }
+    let caps = FrameCaps {
+        kept: 1,
+        ..FrameCaps::default()
+    };
+    let mut first = None;
+    let read = read_frames(bytes, caps, |_, image| first = Some(image.clone()));
+    if let Err(FramesError::Heif(error)) = &read {
+        warn_heif(path, error);
+    }
+    first
+}
+
 /// Transparent pixels over white (OCR reads dark text on a light ground).
 fn on_white(rgba: RgbaImage) -> RgbImage {
     let (width, height) = rgba.dimensions();
     let mut rgb = RgbImage::new(width, height);
     for (out, pixel) in rgb.pixels_mut().zip(rgba.pixels()) {
         let alpha = u32::from(pixel.0[3]);
-        out.0 = [0, 1, 2].map(|c| {
-            ((u32::from(pixel.0[c]) * alpha + 255 * (255 - alpha)) / 255) as u8
-        });
+        out.0 =
+            [0, 1, 2].map(|c| ((u32::from(pixel.0[c]) * alpha + 255 * (255 - alpha)) / 255) as u8);
     }
     rgb
 }

@@ -65,7 +65,10 @@ fn filter_skips_near_duplicates_and_keeps_to_its_caps() {
     bytes.skip(600);
     assert_eq!(bytes.room_for(600), Err(Cap::DecodedBytes(600)));
     assert!(bytes.room_for(400).is_ok());
-    assert_eq!(FrameFilter::new(caps).room_for(u64::MAX), Err(Cap::DecodedBytes(0)));
+    assert_eq!(
+        FrameFilter::new(caps).room_for(u64::MAX),
+        Err(Cap::DecodedBytes(0))
+    );
 }
 
 #[test]
@@ -118,10 +121,7 @@ fn animated_gif_gives_its_distinct_frames() {
     let report = report.unwrap();
     // Frame 2 repeats frame 1.
     assert_eq!(seen, vec![(1, 420, 100), (3, 420, 100), (4, 420, 100)]);
-    assert_eq!(
-        (report.decoded, report.kept, report.duplicates),
-        (4, 3, 1)
-    );
+    assert_eq!((report.decoded, report.kept, report.duplicates), (4, 3, 1));
     assert!(!report.paged && report.stopped.is_none() && report.damage.is_none());
 
     let caps = FrameCaps {
@@ -136,13 +136,18 @@ fn animated_gif_gives_its_distinct_frames() {
 #[test]
 fn every_tiff_page_is_read() {
     let mut pages = Vec::new();
-    let report = read_frames(&fixture("pages.tif"), FrameCaps::default(), |number, image| {
-        pages.push((number, image.to_luma8()))
-    })
+    let report = read_frames(
+        &fixture("pages.tif"),
+        FrameCaps::default(),
+        |number, image| pages.push((number, image.to_luma8())),
+    )
     .unwrap();
     assert!(report.paged);
     assert_eq!((report.decoded, report.kept, report.unsupported), (4, 4, 0));
-    assert_eq!(pages.iter().map(|p| p.0).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+    assert_eq!(
+        pages.iter().map(|p| p.0).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4]
+    );
     for (number, grey) in &pages {
         // White pages with black text, whatever their pixel kind (RGB, 8-bit grey,
         // 16-bit grey, 1-bit).
@@ -174,7 +179,37 @@ fn heif_photo_is_decoded_by_heif_convert() {
         matches!(error, FramesError::Heif(HeifError::Failed(_))),
         "{error}"
     );
-    assert!(error.to_string().contains("heif-convert cannot decode it"), "{error}");
+    assert!(
+        error.to_string().contains("heif-convert cannot decode it"),
+        "{error}"
+    );
+}
+
+#[test]
+fn first_picture_of_any_kind() {
+    let gif = first_picture("a.gif", &fixture("animated.gif")).unwrap();
+    assert_eq!((gif.width(), gif.height()), (420, 100));
+    let tiff = first_picture("a.tif", &fixture("pages.tif")).unwrap();
+    assert_eq!((tiff.width(), tiff.height()), (420, 120));
+    assert!(first_picture("x", b"not an image").is_none());
+    let heic = first_picture("a.heic", &fixture("photo.heic"));
+    if heif_tool_installed() {
+        assert_eq!(heic.map(|i| i.width()), Some(320));
+    }
+}
+
+#[test]
+fn tiff_pages_of_other_kinds_fall_back_to_the_image_crate() {
+    // One CMYK page (not converted by `pages`): the image crate reads it.
+    let mut bytes = Vec::new();
+    let mut encoder = tiff::encoder::TiffEncoder::new(Cursor::new(&mut bytes)).unwrap();
+    encoder
+        .write_image::<tiff::encoder::colortype::CMYK8>(2, 1, &[0, 0, 0, 0, 0, 0, 0, 255])
+        .unwrap();
+    let (report, seen) = frames_of(&bytes, FrameCaps::default());
+    let report = report.unwrap();
+    assert_eq!(seen, vec![(1, 2, 1)]);
+    assert_eq!((report.unsupported, report.kept), (1, 1));
 }
 
 #[test]

@@ -89,22 +89,28 @@ impl Stage for ImageOcr {
         let mut frames: Vec<(u32, Vec<String>)> = Vec::new();
         let (mut tags, mut tagged_first) = (None, false);
         let mut tag_seconds = 0.0;
-        let read = read_frames(input.bytes.unwrap_or_default(), FrameCaps::default(), |number, image| {
-            match crate::ocr::OcrEngine::recognize_shared(engine, image) {
-                Ok(lines) => frames.push((number, lines.into_iter().map(|l| l.text).collect())),
-                Err(error) => tracing::warn!(path, frame = number, error = %error, "OCR failed"),
-            }
-            // Tags describe the first picture.
-            let tagger = (!tagged_first).then(|| models.tagger()).flatten();
-            tagged_first = true;
-            if let Some(tagger) = tagger {
-                let tag_started = Instant::now();
-                tags = crate::tags::Tagger::tag_shared(tagger, image)
-                    .map_err(|error| tracing::warn!(path, error = %error, "tagging failed"))
-                    .ok();
-                tag_seconds += tag_started.elapsed().as_secs_f64();
-            }
-        });
+        let read = read_frames(
+            input.bytes.unwrap_or_default(),
+            FrameCaps::default(),
+            |number, image| {
+                match crate::ocr::OcrEngine::recognize_shared(engine, image) {
+                    Ok(lines) => frames.push((number, lines.into_iter().map(|l| l.text).collect())),
+                    Err(error) => {
+                        tracing::warn!(path, frame = number, error = %error, "OCR failed")
+                    }
+                }
+                // Tags describe the first picture.
+                let tagger = (!tagged_first).then(|| models.tagger()).flatten();
+                tagged_first = true;
+                if let Some(tagger) = tagger {
+                    let tag_started = Instant::now();
+                    tags = crate::tags::Tagger::tag_shared(tagger, image)
+                        .map_err(|error| tracing::warn!(path, error = %error, "tagging failed"))
+                        .ok();
+                    tag_seconds += tag_started.elapsed().as_secs_f64();
+                }
+            },
+        );
         let mark_pages = match &read {
             Ok(report) => {
                 log_report(path, report);
@@ -119,7 +125,10 @@ impl Stage for ImageOcr {
                 false
             }
         };
-        let lines = frames.iter().map(|(_, lines)| lines.len() as u64).sum::<u64>();
+        let lines = frames
+            .iter()
+            .map(|(_, lines)| lines.len() as u64)
+            .sum::<u64>();
         {
             let mut stats = models.stats.lock().unwrap_or_else(|e| e.into_inner());
             stats.images += 1;
@@ -160,7 +169,12 @@ fn log_report(path: &str, report: &FramesReport) {
         tracing::info!(path, %cap, "picture has more frames than are read");
     }
     if report.duplicates > 0 || report.kept > 1 {
-        tracing::debug!(path, kept = report.kept, duplicates = report.duplicates, "frames read");
+        tracing::debug!(
+            path,
+            kept = report.kept,
+            duplicates = report.duplicates,
+            "frames read"
+        );
     }
 }
 
@@ -257,15 +271,22 @@ mod tests {
         let tiff = read_picture(&models, "pages.tif");
         for (page, word) in [(1, "KILO"), (2, "LIMA"), (3, "MIKE"), (4, "NOVEMBER")] {
             let marker = format!("[page {page}]");
-            let at = tiff.find(&marker).unwrap_or_else(|| panic!("{marker}: {tiff}"));
-            let next = tiff[at + marker.len()..].find("[page").map(|n| at + marker.len() + n);
+            let at = tiff
+                .find(&marker)
+                .unwrap_or_else(|| panic!("{marker}: {tiff}"));
+            let next = tiff[at + marker.len()..]
+                .find("[page")
+                .map(|n| at + marker.len() + n);
             let page_text = &tiff[at..next.unwrap_or(tiff.len())];
             assert!(page_text.contains(word), "{word} on {marker}: {tiff}");
         }
 
         // A damaged TIFF: the readable first page (one page: no marks).
         let truncated = read_picture(&models, "truncated.tif");
-        assert!(truncated.contains("KILO") && !truncated.contains("[page"), "{truncated}");
+        assert!(
+            truncated.contains("KILO") && !truncated.contains("[page"),
+            "{truncated}"
+        );
 
         // HEIC through heif-convert (without it, the metadata unit alone).
         let heic = read_picture(&models, "photo.heic");
