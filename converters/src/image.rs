@@ -136,17 +136,12 @@ fn image_error(error: ImageError) -> ProbeError {
 
 /// Formats recognised by their magic but not decodable by this build.
 fn undecodable_format(bytes: &[u8]) -> Option<&'static str> {
-    let brand = bytes.get(8..12).unwrap_or_default();
-    if bytes.get(4..8) == Some(b"ftyp") {
-        if brand == b"avif" || brand == b"avis" {
-            return Some("AVIF");
-        }
-        if matches!(
-            brand,
-            b"heic" | b"heix" | b"heim" | b"heis" | b"hevc" | b"hevx" | b"mif1" | b"msf1"
-        ) {
-            return Some("HEIC");
-        }
+    if let Some(brand) = crate::detect::heif_brand(bytes) {
+        return Some(if brand.starts_with(b"avi") {
+            "AVIF"
+        } else {
+            "HEIC"
+        });
     }
     if bytes.starts_with(b"\0\0\x01\0") {
         return Some("ICO");

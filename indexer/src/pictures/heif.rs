@@ -35,24 +35,9 @@ impl HeifError {
     }
 }
 
-/// A HEIF container of still images (ISO BMFF `ftyp` with a HEIC, HEIF or AVIF brand).
+/// A HEIF container of images (HEIC, HEIF or AVIF).
 pub(super) fn is_heif(bytes: &[u8]) -> bool {
-    bytes.get(4..8) == Some(b"ftyp")
-        && bytes.get(8..12).is_some_and(|brand| {
-            matches!(
-                brand,
-                b"heic"
-                    | b"heix"
-                    | b"heim"
-                    | b"heis"
-                    | b"hevc"
-                    | b"hevx"
-                    | b"mif1"
-                    | b"msf1"
-                    | b"avif"
-                    | b"avis"
-            )
-        })
+    converters::detect::heif_brand(bytes).is_some()
 }
 
 /// The PNGs made of a HEIF file, in image order; removed with this value.

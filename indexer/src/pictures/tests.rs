@@ -9,11 +9,11 @@ fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// `(number, width, height)` of a frame handed on.
+type Seen = (u32, u32, u32);
+
 /// The numbers and sizes of the frames `read_frames` hands on.
-fn frames_of(
-    bytes: &[u8],
-    caps: FrameCaps,
-) -> (Result<FramesReport, FramesError>, Vec<(u32, u32, u32)>) {
+fn frames_of(bytes: &[u8], caps: FrameCaps) -> (Result<FramesReport, FramesError>, Vec<Seen>) {
     let mut seen = Vec::new();
     let report = read_frames(bytes, caps, |number, image| {
         seen.push((number, image.width(), image.height()))
