@@ -226,6 +226,7 @@ pub fn read_frames(
             .flatten();
         match fallback {
             Some(first) => {
+                sink.unsupported = sink.unsupported.saturating_sub(1);
                 sink.offer(1, 0, first);
                 Ok(())
             }

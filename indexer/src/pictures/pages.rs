@@ -56,7 +56,7 @@ pub(super) fn tiff_pages(bytes: &[u8], sink: &mut Sink<'_>) -> Result<(), Frames
         match image {
             Some(image) => sink.offer(page, frame_bytes, image),
             None => {
-                tracing::warn!(
+                tracing::debug!(
                     page,
                     ?colour,
                     "tiff page skipped: pixels of this kind are not read"

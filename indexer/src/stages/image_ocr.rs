@@ -165,6 +165,13 @@ fn log_report(path: &str, report: &FramesReport) {
     if let Some(damage) = &report.damage {
         tracing::warn!(path, frames = report.kept, error = %damage, "picture damaged: its first readable frames were read");
     }
+    if report.unsupported > 0 {
+        tracing::warn!(
+            path,
+            pages = report.unsupported,
+            "tiff pages skipped: pixels of a kind not read (palette, CMYK, ...)"
+        );
+    }
     if let Some(cap) = &report.stopped {
         tracing::info!(path, %cap, "picture has more frames than are read");
     }
