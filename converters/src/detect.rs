@@ -138,6 +138,21 @@ impl FileType {
     }
 }
 
+/// The brand of a HEIF container of still images or image sequences (ISO BMFF `ftyp`
+/// with a HEIC, HEIF or AVIF major brand), which is an image, not a video.
+pub fn heif_brand(head: &[u8]) -> Option<&[u8]> {
+    const BRANDS: [&[u8; 4]; 10] = [
+        b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1", b"avif", b"avis",
+    ];
+    let brand = head
+        .get(8..12)
+        .filter(|_| head.get(4..8) == Some(b"ftyp"))?;
+    BRANDS
+        .iter()
+        .any(|b| b.as_slice() == brand)
+        .then_some(brand)
+}
+
 /// How many leading bytes `detect` looks at.
 pub const SNIFF_LEN: usize = 8192;
 
@@ -321,12 +336,7 @@ fn detect_magic(ext: &str, head: &[u8]) -> Option<FileType> {
         || head.starts_with(b"MM\0*")
         || head.starts_with(b"BM") && by_ext == Some(FileType::Image)
         || (head.len() >= 12 && &head[0..4] == b"RIFF" && &head[8..12] == b"WEBP")
-        || (head.len() >= 12
-            && &head[4..8] == b"ftyp"
-            && matches!(
-                &head[8..12],
-                b"heic" | b"heix" | b"mif1" | b"avif" | b"heim"
-            ));
+        || heif_brand(head).is_some();
     if image {
         return Some(FileType::Image);
     }
@@ -517,6 +527,20 @@ mod tests {
         assert_eq!(detect("a.mkv", b"\x1A\x45\xDF\xA3...."), FileType::Video);
         assert_eq!(detect("a.mp3", b"ID3\x04\0"), FileType::Audio);
         assert_eq!(FileType::Video.modality(), Modality::Video);
+    }
+
+    #[test]
+    fn heif_photos_are_images_whatever_their_name() {
+        for brand in ["heic", "heix", "mif1", "msf1", "hevc", "avif"] {
+            let head = format!("\0\0\0\x18ftyp{brand}\0\0\0\0mif1heic");
+            for name in ["IMG_0001.HEIC", "photo.heif", "attachment", "x.mp4"] {
+                assert_eq!(
+                    detect(name, head.as_bytes()),
+                    FileType::Image,
+                    "{brand} {name}"
+                );
+            }
+        }
     }
 
     #[test]

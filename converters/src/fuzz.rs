@@ -696,6 +696,7 @@ pub fn default_seed_dirs(repo: &Path) -> Vec<PathBuf> {
         repo.join("../shared/corpus/realworld/Broken"),
         repo.join("samples/profile"),
         repo.join("tests/fixtures/media"),
+        repo.join("tests/fixtures/images"),
     ];
     let realworld = repo.join("../shared/corpus/realworld");
     if let Ok(entries) = std::fs::read_dir(&realworld) {

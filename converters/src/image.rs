@@ -9,7 +9,9 @@
 //! data makes the file `corrupt` unless its header and EXIF survived (then the unit keeps
 //! the EXIF facts). A JPEG without its end-of-image marker is indexed with a damage note.
 //! Formats this build cannot decode (HEIC, AVIF, SVG, ICO) still get a unit from their
-//! name, format and EXIF.
+//! name, format and EXIF (the indexer decodes HEIC/HEIF and AVIF for OCR and tags with
+//! libheif's `heif-convert`, `indexer::pictures`). TIFF and GIF are probed by their
+//! first page or frame; the indexer reads the others.
 //!
 //! The text in the picture and its visual tags are not read here: the indexer appends
 //! them to this unit (`indexer::ocr`, `indexer::tags`).
@@ -134,17 +136,12 @@ fn image_error(error: ImageError) -> ProbeError {
 
 /// Formats recognised by their magic but not decodable by this build.
 fn undecodable_format(bytes: &[u8]) -> Option<&'static str> {
-    let brand = bytes.get(8..12).unwrap_or_default();
-    if bytes.get(4..8) == Some(b"ftyp") {
-        if brand == b"avif" || brand == b"avis" {
-            return Some("AVIF");
-        }
-        if matches!(
-            brand,
-            b"heic" | b"heix" | b"heim" | b"heis" | b"mif1" | b"msf1"
-        ) {
-            return Some("HEIC");
-        }
+    if let Some(brand) = crate::detect::heif_brand(bytes) {
+        return Some(if brand.starts_with(b"avi") {
+            "AVIF"
+        } else {
+            "HEIC"
+        });
     }
     if bytes.starts_with(b"\0\0\x01\0") {
         return Some("ICO");

@@ -322,7 +322,7 @@ pub(crate) fn clip_phase(
         let path = options.profile.join(&record.path);
         let Some(image) = std::fs::read(&path)
             .ok()
-            .and_then(|bytes| crate::models::decode_image(&bytes))
+            .and_then(|bytes| crate::pictures::first_picture(&record.path, &bytes))
         else {
             tracing::warn!(path = %record.path, "CLIP: cannot decode the image");
             continue;

@@ -17,6 +17,7 @@ pub mod models;
 pub mod ocr;
 pub mod onnx;
 pub mod options;
+pub mod pictures;
 pub mod pipeline;
 pub mod process;
 pub mod stages;

@@ -17,9 +17,9 @@ pub const OCR_MARKER: &str = "ppocrv5-mobile";
 /// Marker of images read by OCR and tagged.
 pub const OCR_TAGS_MARKER: &str = "ppocrv5-mobile+efficientnet-lite0";
 /// Images larger than this (per side, pixels) are not decoded for OCR.
-const OCR_MAX_IMAGE_SIDE: u32 = 20_000;
-/// Memory the image decoder may allocate for OCR.
-const OCR_MAX_DECODE_BYTES: u64 = 512 * 1024 * 1024;
+pub const OCR_MAX_IMAGE_SIDE: u32 = 20_000;
+/// Memory the image decoder may allocate for OCR (per image, frame or page).
+pub const OCR_MAX_DECODE_BYTES: u64 = 512 * 1024 * 1024;
 
 /// What OCR did in a run.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -148,10 +148,15 @@ pub fn decode_image(bytes: &[u8]) -> Option<image::DynamicImage> {
     let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
         .ok()?;
+    reader.limits(decode_limits());
+    reader.decode().ok()
+}
+
+/// The size and memory limits of [`decode_image`], for the other image decoders.
+pub fn decode_limits() -> image::Limits {
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(OCR_MAX_IMAGE_SIDE);
     limits.max_image_height = Some(OCR_MAX_IMAGE_SIDE);
     limits.max_alloc = Some(OCR_MAX_DECODE_BYTES);
-    reader.limits(limits);
-    reader.decode().ok()
+    limits
 }

@@ -422,10 +422,11 @@ fn join_lines(mut pieces: Vec<OcrLine>) -> Vec<OcrLine> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn models_dir() -> Option<PathBuf> {
+    /// The models folder with the OCR models, or `None` (with a note) to skip a test.
+    pub(crate) fn models_dir() -> Option<PathBuf> {
         let dir = crate::embed::default_models_dir();
         let dir = if dir.join("ocr").is_dir() {
             dir

@@ -17,6 +17,17 @@ fn screenshot_text_is_searchable() {
     }
     let profile = tempfile::tempdir().unwrap();
     copy_tree(&repo_root().join("samples/profile"), profile.path());
+    // Pictures with several images: the last GIF frame, the last TIFF page, a HEIC photo.
+    let frames = profile.path().join("Pictures/Frames");
+    copy_tree(&repo_root().join("tests/fixtures/images"), &frames);
+    for name in [
+        "generate.sh",
+        "truncated.gif",
+        "truncated.tif",
+        "truncated.heic",
+    ] {
+        std::fs::remove_file(frames.join(name)).unwrap();
+    }
     let index_dir = tempfile::tempdir().unwrap();
     let models_arg = models.to_str().unwrap();
     let first = index_with(
@@ -48,6 +59,27 @@ fn screenshot_text_is_searchable() {
         Some(SCREENSHOT),
         "{reply}"
     );
+    let heif = std::process::Command::new("heif-convert")
+        .arg("--help")
+        .output()
+        .is_ok();
+    for (query, expected) in [
+        ("meadow charlie", Some("Pictures/Frames/animated.gif")),
+        ("pepper november", Some("Pictures/Frames/pages.tif")),
+        (
+            "saffron oscar",
+            heif.then_some("Pictures/Frames/photo.heic"),
+        ),
+    ] {
+        let body = format!(r#"{{"query": "{query}", "top_k": 3, "mode": "lexical"}}"#);
+        let (status, reply) = daemon.post("/retrieve", &body);
+        assert_eq!(status, 200, "{reply}");
+        let paths = result_paths(&reply);
+        match expected {
+            Some(path) => assert_eq!(paths.first().map(String::as_str), Some(path), "{reply}"),
+            None => eprintln!("heif-convert missing: HEIC text not checked"),
+        }
+    }
     drop(daemon);
 
     // A second run: the OCR'd images are unchanged, nothing is converted again.
