@@ -548,6 +548,24 @@ impl Engine {
         })
     }
 
+    /// Routine questions: units of several files and days first (`crate::diversify`).
+    fn spread(
+        &self,
+        snapshot: &dyn SearchSnapshot,
+        hits: Vec<RankedHit>,
+        loaded: &LoadedUnits,
+        limit: usize,
+    ) -> Result<Vec<RankedHit>, SearchError> {
+        let mut items = Vec::with_capacity(hits.len());
+        for hit in hits {
+            let day = loaded
+                .get(&hit.key)
+                .and_then(|u| u.content_time_text.get(..10).map(str::to_string));
+            items.push((hit, snapshot.file_id(hit.key)?, day));
+        }
+        Ok(crate::diversify::spread(items, limit))
+    }
+
     /// Highlights the request's text terms in snippets (the same analyzer as the text
     /// field, rarer terms preferred).
     pub(crate) fn snippet_generator(
@@ -696,10 +714,13 @@ impl Engine {
         let params = &plan.params;
         let cutoff = params.cutoff;
         // A cut-off judges files, so it ranks deeper than the units it returns.
-        let depth = if cutoff.is_off() {
-            params.top_k
-        } else {
+        let spread = params.planner.diversify && plan.time.recurring;
+        let depth = if !cutoff.is_off() {
             params.top_k.max(CUTOFF_DEPTH)
+        } else if spread {
+            params.top_k * crate::diversify::DEPTH_FACTOR
+        } else {
+            params.top_k
         };
         let Ranked {
             mut hits,
@@ -716,6 +737,14 @@ impl Engine {
             notes.push(cutoff.note("files", kept_files, all_files));
             hits = kept;
             hits.truncate(params.top_k);
+        }
+        if spread {
+            hits = self.spread(snapshot, hits, &loaded, params.top_k)?;
+            notes.push(format!(
+                "diversify: a routine question; at most {} units per file and {} per day first",
+                crate::diversify::PER_FILE,
+                crate::diversify::PER_DAY
+            ));
         }
         let lexical = plan.lexical.as_ref();
         let snippets = self.snippet_generator(snapshot, lexical)?;

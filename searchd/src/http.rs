@@ -110,7 +110,7 @@ struct RetrieveBody {
     /// `rrf` (default), `weighted` or `dbsf`.
     fusion: Option<String>,
     /// Planner priors to switch off: "time", "whose", "folders", "people",
-    /// "weekday_sense", "activity", "all".
+    /// "weekday_sense", "activity", "diversify", "all".
     #[serde(default)]
     disable_planner: Vec<String>,
     reference_time: Option<i64>,

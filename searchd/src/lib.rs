@@ -9,6 +9,7 @@ pub mod auth;
 pub mod clip;
 pub mod cutoff;
 pub mod dense;
+pub mod diversify;
 pub mod engine;
 pub mod error;
 pub mod files;

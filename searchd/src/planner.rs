@@ -28,6 +28,13 @@ pub struct PlannerSwitches {
     /// Questions about doing ("which files did I edit yesterday") use the activity log
     /// as a signal (`crate::activity`).
     pub activity: bool,
+    /// Routine questions get units from several files and days (`crate::diversify`).
+    #[serde(default = "switched_on")]
+    pub diversify: bool,
+}
+
+fn switched_on() -> bool {
+    true
 }
 
 impl Default for PlannerSwitches {
@@ -39,18 +46,20 @@ impl Default for PlannerSwitches {
             people: true,
             weekday_sense: true,
             activity: true,
+            diversify: true,
         }
     }
 }
 
 impl PlannerSwitches {
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "time",
         "whose",
         "folders",
         "people",
         "weekday_sense",
         "activity",
+        "diversify",
     ];
 
     /// Switches a named prior off; `false` for an unknown name.
@@ -62,6 +71,7 @@ impl PlannerSwitches {
             "people" => self.people = false,
             "weekday_sense" => self.weekday_sense = false,
             "activity" => self.activity = false,
+            "diversify" => self.diversify = false,
             "all" => {
                 *self = PlannerSwitches {
                     time: false,
@@ -70,6 +80,7 @@ impl PlannerSwitches {
                     people: false,
                     weekday_sense: false,
                     activity: false,
+                    diversify: false,
                 }
             }
             _ => return false,
@@ -448,6 +459,7 @@ mod tests {
                 people: false,
                 weekday_sense: false,
                 activity: false,
+                diversify: false,
             }
         );
         let mut switches = PlannerSwitches::default();

@@ -54,6 +54,30 @@ fn timeline_context_and_people() {
             .all(|d| ("2024-03-04"..="2024-03-10").contains(d)),
         "{dates:?}"
     );
+    // A routine question spreads /retrieve over files and days; switched off, it does not.
+    let routine = |disable: &str| {
+        let body = format!(
+            r#"{{"query": "what do I usually do every week", "top_k": 6, "mode": "lexical",
+                "explain": true, "disable_planner": [{disable}]}}"#
+        );
+        let (status, reply) = daemon.post("/retrieve", &body);
+        assert_eq!(status, 200, "{reply}");
+        let notes = reply["explain"].to_string();
+        let files: std::collections::BTreeSet<String> = reply["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["metadata"]["file_path"].as_str().unwrap().to_string())
+            .collect();
+        (notes.contains("diversify"), files.len())
+    };
+    let (spread, spread_files) = routine("");
+    let (plain, plain_files) = routine(r#""diversify""#);
+    assert!(spread && !plain, "the diversify note follows the switch");
+    assert!(
+        spread_files >= plain_files,
+        "{spread_files} < {plain_files} files"
+    );
     let day = |date: &str| days.iter().find(|d| d["date"] == date).expect(date);
     let monday = day_paths(day("2024-03-04"));
     assert!(
