@@ -185,6 +185,33 @@ impl Speech {
     }
 }
 
+/// Whisper's prompt for the profile of `files` (`(relative path, path on disk, size)`,
+/// see [`vocabulary`]): the ranked names, and the prompt text made of as many of them as
+/// fit in [`whisper::MAX_PROMPT_TOKENS`] tokens of the model in `asr_dir`.
+pub fn names_prompt<'a>(
+    asr_dir: &Path,
+    files: impl IntoIterator<Item = (&'a str, &'a Path, u64)>,
+) -> Result<(Vec<String>, String), MediaError> {
+    let tokens = whisper::PromptTokens::load(&asr_dir.join("ct2").join("tokenizer.json"))?;
+    // A single word that is one token in lower case is common language Whisper knows.
+    let common = |name: &str| {
+        !name.contains(' ')
+            && tokens
+                .encode(&format!(" {}", name.to_lowercase()))
+                .is_ok_and(|ids| ids.len() == 1)
+    };
+    let names: Vec<String> = vocabulary::Vocabulary::from_files(files)
+        .ranked(usize::MAX)
+        .into_iter()
+        .filter(|name| !common(name))
+        .take(vocabulary::MAX_NAMES)
+        .collect();
+    let text = vocabulary::prompt_text(&names, whisper::MAX_PROMPT_TOKENS, |t| {
+        tokens.encode(t).map_or(usize::MAX, |ids| ids.len())
+    });
+    Ok((names, text))
+}
+
 /// What the media stage did in a run.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct MediaSummary {
@@ -333,22 +360,12 @@ impl MediaStage {
             let started = Instant::now();
             let sources =
                 std::mem::take(&mut *self.name_sources.lock().unwrap_or_else(|e| e.into_inner()));
-            let names = vocabulary::Vocabulary::from_files(
+            let (names, text) = names_prompt(
+                &self.asr.dir(&self.models_dir),
                 sources
                     .iter()
                     .map(|(rel, abs, size)| (rel.as_str(), abs.as_path(), *size)),
-            )
-            .ranked(vocabulary::MAX_NAMES);
-            let tokens = whisper::PromptTokens::load(
-                &self
-                    .asr
-                    .dir(&self.models_dir)
-                    .join("ct2")
-                    .join("tokenizer.json"),
             )?;
-            let text = vocabulary::prompt_text(&names, whisper::MAX_PROMPT_TOKENS, |t| {
-                tokens.encode(t).map_or(usize::MAX, |ids| ids.len())
-            });
             let count = speech.set_prompt(&text)?;
             tracing::info!(names = names.len(), tokens = count, prompt = %text, "speech prompt");
             self.stats.lock().unwrap_or_else(|e| e.into_inner()).prompt = Some(PromptSummary {

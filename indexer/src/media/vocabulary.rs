@@ -181,27 +181,44 @@ impl Vocabulary {
             .or_default() += PERSON_WEIGHT;
     }
 
-    /// Counts the capitalised and lower-case words of running text.
+    /// Counts the capitalised and lower-case words of running text. A capitalised word
+    /// counts when it follows a lower-case word of its sentence or a counted one
+    /// ("met Elaine Marsh"), so title-case headings ("Natural Resources Conditions") and
+    /// sentence starts do not.
     pub fn add_text(&mut self, text: &str) {
-        let mut sentence_start = true;
+        #[derive(Clone, Copy, PartialEq)]
+        enum Before {
+            Start,
+            Lower,
+            Counted,
+            Other,
+        }
+        let mut before = Before::Start;
         let mut word = String::new();
-        let mut flush = |word: &mut String, sentence_start: bool| {
+        let mut flush = |word: &mut String, before: &mut Before| {
             if word.is_empty() {
                 return;
             }
-            let mut chars = word.chars();
-            let first_upper = chars.next().is_some_and(char::is_uppercase);
+            let first_upper = word.chars().next().is_some_and(char::is_uppercase);
             let rest_lower = word.chars().skip(1).all(char::is_lowercase);
-            if first_upper && rest_lower && !sentence_start && word.chars().count() >= 3 {
+            *before = if first_upper
+                && rest_lower
+                && matches!(*before, Before::Lower | Before::Counted)
+                && word.chars().count() >= 3
+            {
                 *self
                     .capitalised
                     .entry(fold(word))
                     .or_default()
                     .entry(word.clone())
                     .or_default() += 1;
+                Before::Counted
             } else if word.chars().all(char::is_lowercase) {
                 *self.lower.entry(fold(word)).or_default() += 1;
-            }
+                Before::Lower
+            } else {
+                Before::Other
+            };
             word.clear();
         };
         // Addresses and links are not running text ("tomas@example.org").
@@ -214,16 +231,12 @@ impl Vocabulary {
                 word.push(c);
                 continue;
             }
-            let was_word = !word.is_empty();
-            flush(&mut word, sentence_start);
-            if was_word {
-                sentence_start = false;
-            }
+            flush(&mut word, &mut before);
             if matches!(c, '.' | '!' | '?' | ':' | '\n' | '#' | '*' | '|' | '•') {
-                sentence_start = true;
+                before = Before::Start;
             }
         }
-        flush(&mut word, sentence_start);
+        flush(&mut word, &mut before);
     }
 
     /// Every `FN` (or `N`) of vCard text.
@@ -312,9 +325,11 @@ impl Vocabulary {
         for (key, forms) in &self.capitalised {
             let (mentions, form) = best(forms);
             let lower = self.lower.get(key).copied().unwrap_or(0);
+            let singular = key.strip_suffix('s').unwrap_or(key);
             if mentions >= MIN_MENTIONS
                 && mentions >= CAPITAL_RATIO * lower
                 && !COMMON.contains(&key.as_str())
+                && !COMMON.contains(&singular)
             {
                 words.insert(key.clone(), (mentions, form));
             }
@@ -353,7 +368,8 @@ impl Vocabulary {
     }
 }
 
-/// The prompt text of ranked names: `"A, B, C"`, as many names as fit in `max_tokens`
+/// The prompt text of ranked names: `"A, B, C."` (a sentence: a bare list primes
+/// Whisper to drop punctuation and go on listing), as many names as fit in `max_tokens`
 /// tokens as counted by `tokens` (given the text with Whisper's leading space).
 pub fn prompt_text(
     names: &[String],
@@ -367,10 +383,13 @@ pub fn prompt_text(
         } else {
             format!("{prompt}, {name}")
         };
-        if tokens(&format!(" {candidate}")) > max_tokens {
+        if tokens(&format!(" {candidate}.")) > max_tokens {
             break;
         }
         prompt = candidate;
+    }
+    if !prompt.is_empty() {
+        prompt.push('.');
     }
     prompt
 }
@@ -579,13 +598,16 @@ mod tests {
         let names = fixture_names(MAX_NAMES);
         let words = |t: &str| t.split_whitespace().count();
         let all = prompt_text(&names, usize::MAX, words);
-        assert_eq!(all, names.join(", "));
+        assert_eq!(all, names.join(", ") + ".");
         let short = prompt_text(&names, 5, words);
         assert!(words(&short) <= 5, "{short}");
-        assert!(all.starts_with(&short) && !short.is_empty(), "{short}");
-        assert_eq!(short, "Zofia Kowalczyk, Tomás Pereira, Jadwiga");
+        assert!(all.starts_with(short.trim_end_matches('.')), "{short}");
+        assert_eq!(short, "Zofia Kowalczyk, Tomás Pereira, Jadwiga.");
         // A name that does not fit whole is left out.
-        assert_eq!(prompt_text(&names, 4, words), "Zofia Kowalczyk, Tomás Pereira");
+        assert_eq!(
+            prompt_text(&names, 4, words),
+            "Zofia Kowalczyk, Tomás Pereira."
+        );
         assert_eq!(prompt_text(&names, 1, words), "");
         assert_eq!(prompt_hash(&short), prompt_hash(&short.clone()));
         assert_ne!(prompt_hash(&short), prompt_hash(&all));

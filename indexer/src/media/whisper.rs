@@ -592,6 +592,41 @@ mod tests {
     }
 
     #[test]
+    fn decoder_input_opens_with_the_prompt_and_closes_it_with_start_of_transcript() {
+        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        let path = models.join("whisper-base/ct2/tokenizer.json");
+        if !path.exists() {
+            eprintln!("whisper tokenizer missing: skipping (run scripts/fetch-models)");
+            return;
+        }
+        let tokens = PromptTokens::load(&path).unwrap();
+        let (prev, sot) = (
+            tokens.tokenizer.token_to_id("<|startofprev|>").unwrap(),
+            tokens
+                .tokenizer
+                .token_to_id("<|startoftranscript|>")
+                .unwrap(),
+        );
+        let prompt = tokens.prompt("Zofia Kowalczyk, Tomás").unwrap();
+        let sequence = tokens.start_sequence(&prompt);
+        assert_eq!(sequence[0], prev);
+        assert_eq!(*sequence.last().unwrap(), sot);
+        assert_eq!(&sequence[1..sequence.len() - 1], prompt.as_slice());
+        // Text tokens only, Whisper's leading space included; they decode back.
+        assert!(prompt.iter().all(|&t| t < tokens.sot_prev.min(sot)));
+        assert_eq!(tokens.decode(&prompt).unwrap(), " Zofia Kowalczyk, Tomás");
+        // No prompt: the plain start.
+        assert_eq!(tokens.start_sequence(&[]), vec![sot]);
+        assert!(tokens.prompt("  ").unwrap().is_empty());
+        // A long prompt keeps its last MAX_PROMPT_TOKENS tokens.
+        let long = vec!["Zofia Kowalczyk"; 200].join(", ") + ", Tomás";
+        let ids = tokens.prompt(&long).unwrap();
+        assert_eq!(ids.len(), MAX_PROMPT_TOKENS);
+        assert!(tokens.decode(&ids).unwrap().ends_with(", Tomás"));
+        assert_eq!(tokens.start_sequence(&ids).len(), MAX_PROMPT_TOKENS + 2);
+    }
+
+    #[test]
     fn detects_decoding_loops() {
         assert!(repeating(&[5, 6, 7, 6, 7, 6, 7]));
         assert!(repeating(&[9, 9, 9, 9, 9, 9]));
