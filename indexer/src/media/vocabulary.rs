@@ -40,47 +40,6 @@ pub const PERSON_WEIGHT: u32 = 3;
 const MIN_MENTIONS: u32 = 2;
 /// …and must be written capitalised at least this many times as often as in lower case.
 const CAPITAL_RATIO: u32 = 4;
-/// Capitalised words that are not names of the profile (calendar words).
-const COMMON: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-    "mon",
-    "tue",
-    "wed",
-    "thu",
-    "fri",
-    "sat",
-    "sun",
-];
 
 /// Mentions of the names of a profile.
 #[derive(Debug, Default)]
@@ -328,8 +287,8 @@ impl Vocabulary {
             let singular = key.strip_suffix('s').unwrap_or(key);
             if mentions >= MIN_MENTIONS
                 && mentions >= CAPITAL_RATIO * lower
-                && !COMMON.contains(&key.as_str())
-                && !COMMON.contains(&singular)
+                && !calendar_word(key)
+                && !calendar_word(singular)
             {
                 words.insert(key.clone(), (mentions, form));
             }
@@ -484,6 +443,27 @@ fn csv_fields(line: &str) -> Vec<String> {
         }
     }
     fields
+}
+
+/// Month and weekday names and their abbreviations (capitalised, but no names of the
+/// profile), from chrono's English names.
+fn calendar_word(key: &str) -> bool {
+    static WORDS: std::sync::OnceLock<std::collections::HashSet<String>> =
+        std::sync::OnceLock::new();
+    WORDS
+        .get_or_init(|| {
+            let mut words = std::collections::HashSet::from(["sept".to_string()]);
+            // 2024-01-01 is a Monday: the first 7 days give every weekday.
+            for (month, day) in (1..=12).map(|m| (m, 1)).chain((1..=7).map(|d| (1, d))) {
+                if let Some(date) = chrono::NaiveDate::from_ymd_opt(2024, month, day) {
+                    for format in ["%B", "%b", "%A", "%a"] {
+                        words.insert(date.format(format).to_string().to_lowercase());
+                    }
+                }
+            }
+            words
+        })
+        .contains(key)
 }
 
 /// Case- and accent-insensitive key.
