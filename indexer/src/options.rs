@@ -39,6 +39,9 @@ pub struct IndexOptions {
     pub media_timeout: Duration,
     /// The speech recogniser.
     pub asr: AsrModel,
+    /// Whisper is prompted with the names of the profile's people and its frequent
+    /// proper nouns (see [`crate::media::vocabulary`]).
+    pub speech_prompt: bool,
     /// A user-supplied CLIP-style model folder (see [`crate::clip`]): images get an
     /// image–text embedding.
     pub clip_dir: Option<PathBuf>,
@@ -68,6 +71,7 @@ impl IndexOptions {
             media: true,
             media_timeout: Duration::from_secs(600),
             asr: AsrModel::default(),
+            speech_prompt: true,
             clip_dir: None,
             watching: false,
             stop: None,

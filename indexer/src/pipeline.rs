@@ -63,6 +63,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     };
     summary.gold = gold.summary.clone();
     let stages = Stages::new(options);
+    stages.name_sources(&walked.files);
     let converter = Converter {
         timeout: options.file_timeout,
         stages: &stages,

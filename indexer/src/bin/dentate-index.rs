@@ -65,6 +65,11 @@ struct Cli {
     /// window) or `tiny.en` (English only, about twice as fast).
     #[arg(long, default_value = "base", value_parser = ["base", "tiny.en"])]
     asr: String,
+    /// Do not prompt Whisper with the profile's names (people of contacts, mail and
+    /// calendars, frequent proper nouns). Switching this redoes the speech of every
+    /// audio/video file once; a changed vocabulary alone does not.
+    #[arg(long)]
+    no_speech_prompt: bool,
     /// Give up on analysing one audio/video file after this many seconds.
     #[arg(long, default_value_t = 600)]
     media_timeout: u64,
@@ -163,6 +168,7 @@ fn main() -> anyhow::Result<()> {
     options.ocr = !cli.no_ocr;
     options.media = !cli.no_media;
     options.asr = indexer::media::AsrModel::parse(&cli.asr).unwrap_or_default();
+    options.speech_prompt = !cli.no_speech_prompt;
     options.clip_dir = cli
         .clip
         .clone()
@@ -518,6 +524,13 @@ fn write_summary(out: &mut impl std::io::Write, summary: &RunSummary) -> std::io
             "media {status}: {}",
             media.message.as_deref().unwrap_or("no reason given")
         )?,
+    }
+    if let Some(prompt) = &media.prompt {
+        writeln!(
+            out,
+            "speech prompt: {} names of the profile, {} tokens (prompt {}; read in {:.1} s)",
+            prompt.names, prompt.tokens, prompt.hash, prompt.seconds
+        )?;
     }
     if !summary.units_by_kind.is_empty() {
         let kinds: Vec<String> = summary

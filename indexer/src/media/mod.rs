@@ -17,6 +17,7 @@
 pub mod decode;
 pub mod frames;
 pub mod vad;
+pub mod vocabulary;
 pub mod whisper;
 
 use std::path::{Path, PathBuf};
@@ -70,9 +71,11 @@ impl AsrModel {
         })
     }
 
-    /// Value of [`MEDIA_KEY`] for files analysed with this model.
-    pub fn marker(self) -> String {
-        format!("silero6+whisper-{}+ppocrv5", self.as_str())
+    /// Value of [`MEDIA_KEY`] for files analysed with this model (`names`: with the
+    /// profile's names as Whisper's prompt).
+    pub fn marker(self, names: bool) -> String {
+        let names = if names { "+names" } else { "" };
+        format!("silero6+whisper-{}{names}+ppocrv5", self.as_str())
     }
 }
 /// Longest stretch of a file that is analysed.
@@ -132,6 +135,11 @@ impl Speech {
         })
     }
 
+    /// Gives Whisper an initial prompt (see [`whisper`]); returns its number of tokens.
+    pub fn set_prompt(&mut self, text: &str) -> Result<usize, MediaError> {
+        self.whisper.set_prompt(text)
+    }
+
     /// Speech segments of 16 kHz mono `samples`, with absolute times.
     pub fn transcribe(
         &mut self,
@@ -177,6 +185,33 @@ impl Speech {
     }
 }
 
+/// Whisper's prompt for the profile of `files` (`(relative path, path on disk, size)`,
+/// see [`vocabulary`]): the ranked names, and the prompt text made of as many of them as
+/// fit in [`whisper::MAX_PROMPT_TOKENS`] tokens of the model in `asr_dir`.
+pub fn names_prompt<'a>(
+    asr_dir: &Path,
+    files: impl IntoIterator<Item = (&'a str, &'a Path, u64)>,
+) -> Result<(Vec<String>, String), MediaError> {
+    let tokens = whisper::PromptTokens::load(&asr_dir.join("ct2").join("tokenizer.json"))?;
+    // A single word that is one token in lower case is common language Whisper knows.
+    let common = |name: &str| {
+        !name.contains(' ')
+            && tokens
+                .encode(&format!(" {}", name.to_lowercase()))
+                .is_ok_and(|ids| ids.len() == 1)
+    };
+    let names: Vec<String> = vocabulary::Vocabulary::from_files(files)
+        .ranked(usize::MAX)
+        .into_iter()
+        .filter(|name| !common(name))
+        .take(vocabulary::MAX_NAMES)
+        .collect();
+    let text = vocabulary::prompt_text(&names, whisper::MAX_PROMPT_TOKENS, |t| {
+        tokens.encode(t).map_or(usize::MAX, |ids| ids.len())
+    });
+    Ok((names, text))
+}
+
 /// What the media stage did in a run.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct MediaSummary {
@@ -204,6 +239,19 @@ pub struct MediaSummary {
     /// Visual tags of frames (part of the frame reading).
     #[serde(default)]
     pub tag_seconds: f64,
+    /// Whisper's prompt of the profile's names (see [`vocabulary`]): names and tokens
+    /// in it, a hash of its text, and the seconds its pre-pass took.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<PromptSummary>,
+}
+
+/// The names prompt of a run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct PromptSummary {
+    pub names: u64,
+    pub tokens: u64,
+    pub hash: String,
+    pub seconds: f64,
 }
 
 impl MediaSummary {
@@ -232,12 +280,22 @@ pub struct MediaStage {
     ffmpeg: decode::Ffmpeg,
     /// ffmpeg runs and the speech models are present.
     available: Result<(), String>,
+    /// Prompt Whisper with the profile's names, read from these files
+    /// `(relative path, path on disk, size)` (see [`vocabulary`]).
+    names: bool,
+    name_sources: Mutex<Vec<(String, PathBuf, u64)>>,
     speech: OnceLock<Result<Mutex<Speech>, String>>,
     stats: Mutex<MediaSummary>,
 }
 
 impl MediaStage {
-    pub fn new(models_dir: &Path, asr: AsrModel, threads: usize, timeout: Duration) -> MediaStage {
+    pub fn new(
+        models_dir: &Path,
+        asr: AsrModel,
+        threads: usize,
+        timeout: Duration,
+        names: bool,
+    ) -> MediaStage {
         let ffmpeg = decode::Ffmpeg::new(timeout);
         let wanted = [
             models_dir.join("vad").join("silero_vad.onnx"),
@@ -260,6 +318,8 @@ impl MediaStage {
             threads: threads.max(1),
             ffmpeg,
             available,
+            names,
+            name_sources: Mutex::new(Vec::new()),
             speech: OnceLock::new(),
             stats: Mutex::new(MediaSummary::default()),
         }
@@ -271,12 +331,51 @@ impl MediaStage {
 
     /// What analysed files are marked with (see [`MEDIA_KEY`]).
     pub fn marker(&self) -> String {
-        self.asr.marker()
+        self.asr.marker(self.names)
     }
 
     /// Whether an indexed audio/video record still lacks this stage's analysis.
     pub fn missing(&self, recorded: Option<&str>) -> bool {
-        self.available() && recorded != Some(self.asr.marker().as_str())
+        self.available() && recorded != Some(self.marker().as_str())
+    }
+
+    /// The profile's files, for the names prompt (read only when some audio is
+    /// transcribed; see [`vocabulary`]).
+    pub fn name_sources<'a>(&self, files: impl IntoIterator<Item = (&'a str, &'a Path, u64)>) {
+        if !self.names {
+            return;
+        }
+        let wanted = files
+            .into_iter()
+            .filter(|(rel, _, _)| vocabulary::wanted(rel))
+            .map(|(rel, abs, size)| (rel.to_string(), abs.to_path_buf(), size))
+            .collect();
+        *self.name_sources.lock().unwrap_or_else(|e| e.into_inner()) = wanted;
+    }
+
+    /// Loads the speech models, with the names prompt when it is on.
+    fn load_speech(&self) -> Result<Speech, MediaError> {
+        let mut speech = Speech::load(&self.models_dir, self.asr, self.threads)?;
+        if self.names {
+            let started = Instant::now();
+            let sources =
+                std::mem::take(&mut *self.name_sources.lock().unwrap_or_else(|e| e.into_inner()));
+            let (names, text) = names_prompt(
+                &self.asr.dir(&self.models_dir),
+                sources
+                    .iter()
+                    .map(|(rel, abs, size)| (rel.as_str(), abs.as_path(), *size)),
+            )?;
+            let count = speech.set_prompt(&text)?;
+            tracing::info!(names = names.len(), tokens = count, prompt = %text, "speech prompt");
+            self.stats.lock().unwrap_or_else(|e| e.into_inner()).prompt = Some(PromptSummary {
+                names: text.split(", ").filter(|n| !n.is_empty()).count() as u64,
+                tokens: count as u64,
+                hash: vocabulary::prompt_hash(&text),
+                seconds: started.elapsed().as_secs_f64(),
+            });
+        }
+        Ok(speech)
     }
 
     /// Analyses one file: appends its speech and screen units. Problems are logged and
@@ -338,7 +437,7 @@ impl MediaStage {
             return Ok(Vec::new());
         }
         let speech = crate::onnx::load_once(&self.speech, true, "speech recognition", || {
-            Speech::load(&self.models_dir, self.asr, self.threads)
+            self.load_speech()
         })
         .ok_or_else(|| {
             let why = self.speech.get().and_then(|r| r.as_ref().err());
@@ -599,7 +698,8 @@ mod tests {
         assert_eq!(AsrModel::default(), AsrModel::Base);
         assert_eq!(AsrModel::parse("tiny.en"), Some(AsrModel::TinyEn));
         assert_eq!(AsrModel::parse("large"), None);
-        assert_ne!(AsrModel::Base.marker(), AsrModel::TinyEn.marker());
+        assert_ne!(AsrModel::Base.marker(false), AsrModel::TinyEn.marker(false));
+        assert_ne!(AsrModel::Base.marker(true), AsrModel::Base.marker(false));
         assert!(AsrModel::TinyEn
             .dir(Path::new("m"))
             .ends_with("whisper-tiny-en"));

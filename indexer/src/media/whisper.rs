@@ -16,6 +16,11 @@
 //! transcript into segments with start and end times. A window whose first step puts the
 //! `<|nocaptions|>` probability above [`NO_SPEECH_THRESHOLD`] is treated as silence, and a
 //! decode that starts repeating itself is cut short.
+//!
+//! An initial prompt (Whisper's `initial_prompt`: here the names of the profile, see
+//! [`super::vocabulary`]) is fed before the transcript as `<|startofprev|>` + its text
+//! tokens + `<|startoftranscript|>`, one decoder step per token; its tokens bias the
+//! spelling of what follows and are never part of the output.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -31,6 +36,9 @@ pub const WINDOW_SAMPLES: usize = 480_000;
 const TIMESTAMP_STEP_S: f64 = 0.02;
 /// Most tokens sampled per window (half the text context, as Whisper does).
 const MAX_TOKENS: usize = 224;
+/// Most prompt tokens: with the start tokens and [`MAX_TOKENS`] sampled ones, the decode
+/// stays inside the text context (448 tokens).
+pub const MAX_PROMPT_TOKENS: usize = 200;
 /// Latest first timestamp (in steps of 20 ms).
 const MAX_INITIAL_TIMESTAMP: u32 = 50;
 /// Windows whose no-speech probability is above this, and whose tokens have a mean log
@@ -69,6 +77,8 @@ pub struct Transcript {
 struct Special {
     eot: u32,
     sot: u32,
+    /// `<|startofprev|>`: opens a prompt.
+    sot_prev: u32,
     /// `<|transcribe|>` (multilingual models).
     transcribe: u32,
     /// Language tokens `<|en|>`…, a contiguous range after `sot` (multilingual models).
@@ -78,10 +88,80 @@ struct Special {
     timestamp_begin: u32,
 }
 
+/// Text → token ids with Whisper's own byte-level BPE, and the decoder's start sequence.
+pub struct PromptTokens {
+    tokenizer: tokenizers::Tokenizer,
+    sot_prev: u32,
+    sot: u32,
+}
+
+impl PromptTokens {
+    /// Reads `tokenizer.json` (as shipped with the weights, `<model dir>/ct2/`).
+    pub fn load(path: &Path) -> Result<PromptTokens, MediaError> {
+        let tokenizer = tokenizers::Tokenizer::from_file(path)
+            .map_err(|e| MediaError::model(format!("{}: {e}", path.display())))?;
+        let id = |name: &str| {
+            tokenizer
+                .token_to_id(name)
+                .ok_or_else(|| MediaError::model(format!("{}: no token {name}", path.display())))
+        };
+        Ok(PromptTokens {
+            sot_prev: id("<|startofprev|>")?,
+            sot: id("<|startoftranscript|>")?,
+            tokenizer,
+        })
+    }
+
+    /// Text tokens of `text` (no special tokens added).
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>, MediaError> {
+        self.tokenizer
+            .encode(text, false)
+            .map(|e| e.get_ids().to_vec())
+            .map_err(|e| MediaError::model(format!("prompt: {e}")))
+    }
+
+    /// Text of token ids.
+    pub fn decode(&self, ids: &[u32]) -> Result<String, MediaError> {
+        self.tokenizer
+            .decode(ids, false)
+            .map_err(|e| MediaError::model(format!("prompt: {e}")))
+    }
+
+    /// The prompt's tokens: `text` (given a leading space, as Whisper does), the last
+    /// [`MAX_PROMPT_TOKENS`] kept.
+    pub fn prompt(&self, text: &str) -> Result<Vec<u32>, MediaError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids = self.encode(&format!(" {text}"))?;
+        Ok(ids[ids.len().saturating_sub(MAX_PROMPT_TOKENS)..].to_vec())
+    }
+
+    /// What the decoder is fed before the language: `<|startoftranscript|>`, preceded by
+    /// `<|startofprev|>` and the prompt when there is one.
+    pub fn start_sequence(&self, prompt: &[u32]) -> Vec<u32> {
+        start_sequence(self.sot_prev, prompt, self.sot)
+    }
+}
+
+fn start_sequence(sot_prev: u32, prompt: &[u32], sot: u32) -> Vec<u32> {
+    let mut sequence = Vec::with_capacity(prompt.len() + 2);
+    if !prompt.is_empty() {
+        sequence.push(sot_prev);
+        sequence.extend_from_slice(&prompt[prompt.len().saturating_sub(MAX_PROMPT_TOKENS)..]);
+    }
+    sequence.push(sot);
+    sequence
+}
+
 /// The loaded recogniser.
 pub struct Whisper {
     encoder: Session,
     decoder: Session,
+    /// Tokens of the initial prompt (empty: none).
+    prompt: Vec<u32>,
+    tokenizer_path: std::path::PathBuf,
     /// Token strings in GPT-2's byte-to-unicode alphabet (specials as written).
     vocab: Vec<String>,
     special: Special,
@@ -129,6 +209,7 @@ impl Whisper {
         let special = Special {
             eot: id("<|endoftext|>")?,
             sot,
+            sot_prev: id("<|startofprev|>")?,
             transcribe: id("<|transcribe|>")?,
             languages: sot + 1..translate,
             no_speech: id("<|nocaptions|>").or_else(|_| id("<|nospeech|>"))?,
@@ -151,6 +232,8 @@ impl Whisper {
         Ok(Whisper {
             encoder: super::session(environment, &encoder, threads)?,
             decoder: super::session(environment, &decoder, 1)?,
+            prompt: Vec::new(),
+            tokenizer_path: tokenizer,
             vocab,
             special,
             suppress: list("suppress_ids"),
@@ -160,6 +243,17 @@ impl Whisper {
             head_dim: dim("head_dim", 64),
             multilingual: dims["multilingual"].as_bool().unwrap_or(false),
         })
+    }
+
+    /// Sets the initial prompt of every window from now on (empty text: none); returns
+    /// its number of tokens.
+    pub fn set_prompt(&mut self, text: &str) -> Result<usize, MediaError> {
+        self.prompt = if text.trim().is_empty() {
+            Vec::new()
+        } else {
+            PromptTokens::load(&self.tokenizer_path)?.prompt(text)?
+        };
+        Ok(self.prompt.len())
     }
 
     /// Feeds one token; returns the next-token logits and grows the cache.
@@ -219,9 +313,12 @@ impl Whisper {
         let mut tokens: Vec<u32> = Vec::new();
         let mut sum_logprob = 0f32;
         let mut finished = false;
-        // Prompt: <|startoftranscript|>, and for multilingual models the detected
-        // language and <|transcribe|>.
-        let mut logits = self.step(self.special.sot, &mut cache, &cross_k, &cross_v)?;
+        // Start: [<|startofprev|> prompt…] <|startoftranscript|>, and for multilingual
+        // models the detected language and <|transcribe|>.
+        let mut logits = Vec::new();
+        for token in start_sequence(self.special.sot_prev, &self.prompt, self.special.sot) {
+            logits = self.step(token, &mut cache, &cross_k, &cross_v)?;
+        }
         let no_speech = softmax_at(&logits, self.special.no_speech);
         let mut language = None;
         if self.multilingual && !self.special.languages.is_empty() {
@@ -492,6 +589,41 @@ mod tests {
         assert_eq!(table[&'Ġ'], b' ');
         assert_eq!(table[&'a'], b'a');
         assert_eq!(table[&'Ċ'], b'\n');
+    }
+
+    #[test]
+    fn decoder_input_opens_with_the_prompt_and_closes_it_with_start_of_transcript() {
+        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        let path = models.join("whisper-base/ct2/tokenizer.json");
+        if !path.exists() {
+            eprintln!("whisper tokenizer missing: skipping (run scripts/fetch-models)");
+            return;
+        }
+        let tokens = PromptTokens::load(&path).unwrap();
+        let (prev, sot) = (
+            tokens.tokenizer.token_to_id("<|startofprev|>").unwrap(),
+            tokens
+                .tokenizer
+                .token_to_id("<|startoftranscript|>")
+                .unwrap(),
+        );
+        let prompt = tokens.prompt("Zofia Kowalczyk, Tomás").unwrap();
+        let sequence = tokens.start_sequence(&prompt);
+        assert_eq!(sequence[0], prev);
+        assert_eq!(*sequence.last().unwrap(), sot);
+        assert_eq!(&sequence[1..sequence.len() - 1], prompt.as_slice());
+        // Text tokens only, Whisper's leading space included; they decode back.
+        assert!(prompt.iter().all(|&t| t < tokens.sot_prev.min(sot)));
+        assert_eq!(tokens.decode(&prompt).unwrap(), " Zofia Kowalczyk, Tomás");
+        // No prompt: the plain start.
+        assert_eq!(tokens.start_sequence(&[]), vec![sot]);
+        assert!(tokens.prompt("  ").unwrap().is_empty());
+        // A long prompt keeps its last MAX_PROMPT_TOKENS tokens.
+        let long = vec!["Zofia Kowalczyk"; 200].join(", ") + ", Tomás";
+        let ids = tokens.prompt(&long).unwrap();
+        assert_eq!(ids.len(), MAX_PROMPT_TOKENS);
+        assert!(tokens.decode(&ids).unwrap().ends_with(", Tomás"));
+        assert_eq!(tokens.start_sequence(&ids).len(), MAX_PROMPT_TOKENS + 2);
     }
 
     #[test]

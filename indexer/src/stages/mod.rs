@@ -70,6 +70,7 @@ impl Stages {
                 options.asr,
                 options.threads,
                 options.media_timeout,
+                options.speech_prompt,
             ))
         });
         let mut stages: Vec<Box<dyn Stage>> = Vec::new();
@@ -101,6 +102,17 @@ impl Stages {
                 tracing::trace!(stage = stage.name(), path = input.path, "stage");
                 stage.apply(input, converted);
             }
+        }
+    }
+
+    /// The walked files, for the speech stage's names prompt.
+    pub fn name_sources(&self, files: &[crate::walk::WalkedFile]) {
+        if let Some(media) = &self.media {
+            media.name_sources(
+                files
+                    .iter()
+                    .map(|f| (f.rel_path.as_str(), f.abs_path.as_path(), f.size)),
+            );
         }
     }
 
