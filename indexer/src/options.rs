@@ -71,7 +71,7 @@ impl IndexOptions {
             media: true,
             media_timeout: Duration::from_secs(600),
             asr: AsrModel::default(),
-            speech_prompt: true,
+            speech_prompt: false,
             clip_dir: None,
             watching: false,
             stop: None,

@@ -65,11 +65,12 @@ struct Cli {
     /// window) or `tiny.en` (English only, about twice as fast).
     #[arg(long, default_value = "base", value_parser = ["base", "tiny.en"])]
     asr: String,
-    /// Do not prompt Whisper with the profile's names (people of contacts, mail and
-    /// calendars, frequent proper nouns). Switching this redoes the speech of every
+    /// Prompt Whisper with the profile's names (people of contacts, mail and calendars,
+    /// frequent proper nouns): more names heard right, at about 2.5× the transcription
+    /// time and with coarser speech segments. Switching this redoes the speech of every
     /// audio/video file once; a changed vocabulary alone does not.
     #[arg(long)]
-    no_speech_prompt: bool,
+    speech_prompt: bool,
     /// Give up on analysing one audio/video file after this many seconds.
     #[arg(long, default_value_t = 600)]
     media_timeout: u64,
@@ -168,7 +169,7 @@ fn main() -> anyhow::Result<()> {
     options.ocr = !cli.no_ocr;
     options.media = !cli.no_media;
     options.asr = indexer::media::AsrModel::parse(&cli.asr).unwrap_or_default();
-    options.speech_prompt = !cli.no_speech_prompt;
+    options.speech_prompt = cli.speech_prompt;
     options.clip_dir = cli
         .clip
         .clone()
