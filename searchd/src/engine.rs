@@ -298,15 +298,8 @@ impl Engine {
                         _ => "dbsf".to_string(),
                     }
                 ));
-                notes.extend(plan.prior_notes.iter().cloned());
                 let total = hits.len() as u64;
-                let (hits, loaded) = self.apply_priors(snapshot, plan, hits, limit)?;
-                return Ok(Ranked {
-                    hits,
-                    total,
-                    notes,
-                    loaded,
-                });
+                return self.with_priors(snapshot, plan, hits, limit, total, notes);
             }
         }
 
@@ -363,14 +356,7 @@ impl Engine {
                 .into_iter()
                 .map(|(key, score)| RankedHit::ranked(key, score))
                 .collect();
-            notes.extend(plan.prior_notes.iter().cloned());
-            let (hits, loaded) = self.apply_priors(snapshot, plan, hits, limit)?;
-            return Ok(Ranked {
-                hits,
-                total,
-                notes,
-                loaded,
-            });
+            return self.with_priors(snapshot, plan, hits, limit, total, notes);
         }
 
         // Dense candidates, filtered before scoring, stale vectors dropped.
@@ -400,6 +386,19 @@ impl Engine {
                 factors: None,
             })
             .collect();
+        self.with_priors(snapshot, plan, hits, limit, total, notes)
+    }
+
+    /// The ranked list after the planner's priors, with their notes.
+    fn with_priors(
+        &self,
+        snapshot: &dyn SearchSnapshot,
+        plan: &QueryPlan,
+        hits: Vec<RankedHit>,
+        limit: usize,
+        total: u64,
+        mut notes: Vec<String>,
+    ) -> Result<Ranked, SearchError> {
         notes.extend(plan.prior_notes.iter().cloned());
         let (hits, loaded) = self.apply_priors(snapshot, plan, hits, limit)?;
         Ok(Ranked {

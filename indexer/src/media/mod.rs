@@ -71,12 +71,48 @@ impl AsrModel {
         })
     }
 
-    /// Value of [`MEDIA_KEY`] for files analysed with this model (`names`: with the
-    /// profile's names as Whisper's prompt).
-    pub fn marker(self, names: bool) -> String {
-        let names = if names { "+names" } else { "" };
-        format!("silero6+whisper-{}{names}+ppocrv5", self.as_str())
+    /// The Whisper graphs used from `models_dir`: the float ones, or with
+    /// `DENTATE_WHISPER_GRAPH=int8` the int8 ones when both exist (`encoder-q8.onnx`,
+    /// `decoder-q8.onnx`, made by `scripts/convert-whisper --int8`; not fetched by
+    /// default: 1.6x faster, but they cost retrieval quality, see `docs/benchmarks.md`).
+    pub fn graphs(self, models_dir: &Path) -> WhisperGraphs {
+        let wanted = std::env::var("DENTATE_WHISPER_GRAPH").unwrap_or_default();
+        self.graphs_for(models_dir, wanted == "int8")
     }
+
+    fn graphs_for(self, models_dir: &Path, int8_wanted: bool) -> WhisperGraphs {
+        let dir = self.dir(models_dir);
+        let int8 = WhisperGraphs {
+            encoder: dir.join("encoder-q8.onnx"),
+            decoder: dir.join("decoder-q8.onnx"),
+            int8: true,
+        };
+        if int8_wanted && int8.encoder.exists() && int8.decoder.exists() {
+            return int8;
+        }
+        WhisperGraphs {
+            encoder: dir.join("encoder.onnx"),
+            decoder: dir.join("decoder.onnx"),
+            int8: false,
+        }
+    }
+
+    /// Value of [`MEDIA_KEY`] for files analysed with this model (`int8`: its int8
+    /// graphs; `names`: with the profile's names as Whisper's prompt).
+    pub fn marker(self, int8: bool, names: bool) -> String {
+        let q8 = if int8 { "-q8" } else { "" };
+        let names = if names { "+names" } else { "" };
+        format!("silero6+whisper-{}{q8}{names}+ppocrv5", self.as_str())
+    }
+}
+
+/// The two Whisper graphs a run uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WhisperGraphs {
+    pub encoder: PathBuf,
+    pub decoder: PathBuf,
+    /// Int8 weights (`scripts/convert-whisper --int8`).
+    pub int8: bool,
 }
 /// Longest stretch of a file that is analysed.
 pub const MAX_MEDIA_SECONDS: u32 = 4 * 3600;
@@ -131,7 +167,12 @@ impl Speech {
         let environment = crate::onnx::runtime(models_dir)?;
         Ok(Speech {
             vad: vad::Vad::load(&environment, models_dir)?,
-            whisper: whisper::Whisper::load(&environment, &asr.dir(models_dir), threads)?,
+            whisper: whisper::Whisper::load(
+                &environment,
+                &asr.dir(models_dir),
+                &asr.graphs(models_dir),
+                threads,
+            )?,
         })
     }
 
@@ -276,6 +317,8 @@ impl MediaSummary {
 pub struct MediaStage {
     models_dir: PathBuf,
     asr: AsrModel,
+    /// The int8 Whisper graphs are used ([`AsrModel::graphs`]).
+    int8: bool,
     threads: usize,
     ffmpeg: decode::Ffmpeg,
     /// ffmpeg runs and the speech models are present.
@@ -299,8 +342,8 @@ impl MediaStage {
         let ffmpeg = decode::Ffmpeg::new(timeout);
         let wanted = [
             models_dir.join("vad").join("silero_vad.onnx"),
-            asr.dir(models_dir).join("encoder.onnx"),
-            asr.dir(models_dir).join("decoder.onnx"),
+            asr.graphs(models_dir).encoder,
+            asr.graphs(models_dir).decoder,
         ];
         let available = if !ffmpeg.available() {
             Err("ffmpeg is not installed (apt-get install ffmpeg)".to_string())
@@ -315,6 +358,7 @@ impl MediaStage {
         MediaStage {
             models_dir: models_dir.to_path_buf(),
             asr,
+            int8: asr.graphs(models_dir).int8,
             threads: threads.max(1),
             ffmpeg,
             available,
@@ -331,7 +375,7 @@ impl MediaStage {
 
     /// What analysed files are marked with (see [`MEDIA_KEY`]).
     pub fn marker(&self) -> String {
-        self.asr.marker(self.names)
+        self.asr.marker(self.int8, self.names)
     }
 
     /// Whether an indexed audio/video record still lacks this stage's analysis.
@@ -698,8 +742,30 @@ mod tests {
         assert_eq!(AsrModel::default(), AsrModel::Base);
         assert_eq!(AsrModel::parse("tiny.en"), Some(AsrModel::TinyEn));
         assert_eq!(AsrModel::parse("large"), None);
-        assert_ne!(AsrModel::Base.marker(false), AsrModel::TinyEn.marker(false));
-        assert_ne!(AsrModel::Base.marker(true), AsrModel::Base.marker(false));
+        assert_ne!(
+            AsrModel::Base.marker(false, false),
+            AsrModel::TinyEn.marker(false, false)
+        );
+        assert_ne!(
+            AsrModel::Base.marker(false, true),
+            AsrModel::Base.marker(false, false)
+        );
+        assert_ne!(
+            AsrModel::Base.marker(true, false),
+            AsrModel::Base.marker(false, false)
+        );
+        // The int8 graphs only when asked for and both present.
+        let dir = tempfile::tempdir().unwrap();
+        let base = AsrModel::Base.dir(dir.path());
+        std::fs::create_dir_all(&base).unwrap();
+        assert!(!AsrModel::Base.graphs_for(dir.path(), true).int8);
+        std::fs::write(base.join("encoder-q8.onnx"), b"").unwrap();
+        assert!(!AsrModel::Base.graphs_for(dir.path(), true).int8);
+        std::fs::write(base.join("decoder-q8.onnx"), b"").unwrap();
+        let int8 = AsrModel::Base.graphs_for(dir.path(), true);
+        assert!(int8.int8 && int8.decoder.ends_with("whisper-base/decoder-q8.onnx"));
+        let float = AsrModel::Base.graphs_for(dir.path(), false);
+        assert!(!float.int8 && float.encoder.ends_with("whisper-base/encoder.onnx"));
         assert!(AsrModel::TinyEn
             .dir(Path::new("m"))
             .ends_with("whisper-tiny-en"));

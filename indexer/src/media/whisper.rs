@@ -180,12 +180,13 @@ struct Cache {
 }
 
 impl Whisper {
-    /// Loads `<dir>/{encoder,decoder}.onnx` (and `dims.json`, written by the converter;
-    /// tiny.en's sizes when it is absent) and the tokenizer and configuration that came
-    /// with the weights (`<dir>/ct2/`).
+    /// Loads the two `graphs` (float or int8, see [`super::AsrModel::graphs`]) with
+    /// `<dir>/dims.json` (written by the converter; tiny.en's sizes when it is absent)
+    /// and the tokenizer and configuration that came with the weights (`<dir>/ct2/`).
     pub fn load(
         environment: &ort::environment::Environment,
         dir: &Path,
+        graphs: &super::WhisperGraphs,
         threads: usize,
     ) -> Result<Whisper, MediaError> {
         let dims: serde_json::Value = std::fs::read(dir.join("dims.json"))
@@ -193,8 +194,8 @@ impl Whisper {
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
             .unwrap_or_default();
         let dim = |key: &str, default: u64| dims[key].as_u64().unwrap_or(default) as usize;
-        let encoder = super::require(dir.join("encoder.onnx"))?;
-        let decoder = super::require(dir.join("decoder.onnx"))?;
+        let encoder = super::require(graphs.encoder.clone())?;
+        let decoder = super::require(graphs.decoder.clone())?;
         let tokenizer = super::require(dir.join("ct2").join("tokenizer.json"))?;
         let config = super::require(dir.join("ct2").join("config.json"))?;
         let (vocab, ids) = read_vocab(&tokenizer)?;
