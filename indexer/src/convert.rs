@@ -198,7 +198,10 @@ impl Converter<'_> {
         } = job;
         let mtime = mtime_of(mtime_ns);
         let mut record = base_record(path, parent, size, mtime_ns, file_type, hash);
-        let stage_bytes = self.stages.wants_bytes(file_type).then(|| bytes.clone());
+        let stage_bytes = self
+            .stages
+            .wants_bytes(file_type, on_disk.is_none())
+            .then(|| bytes.clone());
         let conversion = match convert_with_timeout(path, file_type, bytes, size, self.timeout) {
             Ok(conversion) => conversion,
             Err(error) => {

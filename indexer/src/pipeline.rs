@@ -68,7 +68,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
         timeout: options.file_timeout,
         stages: &stages,
     };
-    let stale_attachments = parents_of_stale_attachments(&known);
+    let stale_attachments = parents_of_stale_attachments(&known, |r| stages.owed(r));
     let mut seen: HashSet<String> = HashSet::new();
     let mut to_convert: Vec<&WalkedFile> = Vec::new();
     let mut issue_records = Vec::new();
@@ -315,12 +315,17 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
 }
 
 /// Top-level files with an attachment (at any depth) that an older version of the
-/// attachment's converter converted. Attachments are only converted with their parent,
-/// so such a parent is converted again, even when it is unchanged.
-fn parents_of_stale_attachments(known: &HashMap<String, FileRecord>) -> HashSet<String> {
+/// attachment's converter converted, or that a stage owes work (an audio attachment
+/// indexed before attachments were transcribed, a model changed). Attachments are only
+/// converted with their parent, so such a parent is converted again, even when it is
+/// unchanged.
+fn parents_of_stale_attachments(
+    known: &HashMap<String, FileRecord>,
+    owed: impl Fn(&FileRecord) -> bool,
+) -> HashSet<String> {
     known
         .values()
-        .filter(|r| r.parent_path.is_some() && !converted_by_current(r))
+        .filter(|r| r.parent_path.is_some() && (!converted_by_current(r) || owed(r)))
         .filter_map(|r| {
             let mut top = r.parent_path.clone()?;
             // Bounded: a damaged manifest could hold a cycle.

@@ -1,8 +1,9 @@
 //! Audio and video content (ffmpeg decoding, Silero VAD, Whisper tiny.en, frame OCR) on
 //! the committed fixtures of `tests/fixtures/media` (see its `generate.sh`): spoken facts
 //! are found with a time window around the sentence, on-screen text with the seconds it
-//! is shown, a truncated video is reported with ffmpeg's reason, and a second run does
-//! no work. Skipped with a note when the models are not fetched.
+//! is shown, the same memo attached to an e-mail is heard like the file on disk, a
+//! truncated video is reported with ffmpeg's reason, and a second run does no work.
+//! Skipped with a note when the models are not fetched.
 
 use serde_json::Value;
 
@@ -25,11 +26,20 @@ pub(crate) fn models_ready() -> bool {
     ready
 }
 
-/// The top lexical hit for `query`: (file path, start s, end s).
+/// The top lexical hit for `query` among the files under `Media/` (the attached copy of
+/// the memo ties with it): (file path, start s, end s).
 fn top_hit(daemon: &Daemon, query: &str) -> (String, f64, f64, Value) {
-    let body = serde_json::json!({"query": query, "top_k": 3, "mode": "lexical"}).to_string();
-    let (status, reply) = daemon.post("/retrieve", &body);
+    let body = serde_json::json!({"query": query, "top_k": 5, "mode": "lexical"}).to_string();
+    let (status, mut reply) = daemon.post("/retrieve", &body);
     assert_eq!(status, 200, "{reply}");
+    if let Some(results) = reply["results"].as_array_mut() {
+        results.retain(|r| {
+            !r["metadata"]["file_path"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("Mail/")
+        });
+    }
     let meta = &reply["results"][0]["metadata"];
     (
         meta["file_path"].as_str().unwrap_or_default().to_string(),
@@ -48,14 +58,35 @@ fn speech_and_screen_text_are_found_with_times() {
     let fixtures = repo_root().join("tests/fixtures/media");
     copy_tree(&fixtures, &profile.path().join("Media"));
     std::fs::remove_file(profile.path().join("Media/generate.sh")).unwrap();
+    // The memo again, as an e-mail attachment.
+    let memo = std::fs::read(fixtures.join("memo.mp3")).unwrap();
+    let encoded = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &memo);
+    let lines: Vec<&str> = encoded
+        .as_bytes()
+        .chunks(76)
+        .map(|c| std::str::from_utf8(c).unwrap())
+        .collect();
+    let mail = format!(
+        "From: Sam <sam@example.org>\r\nTo: me@example.org\r\nSubject: voicemail\r\n\
+         Date: Mon, 3 Mar 2025 10:00:00 +0000\r\nMIME-Version: 1.0\r\n\
+         Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\n\
+         Content-Type: text/plain\r\n\r\nThe voicemail, attached.\r\n--b\r\n\
+         Content-Type: audio/mpeg; name=\"voicemail.mp3\"\r\n\
+         Content-Disposition: attachment; filename=\"voicemail.mp3\"\r\n\
+         Content-Transfer-Encoding: base64\r\n\r\n{}\r\n--b--\r\n",
+        lines.join("\r\n")
+    );
+    std::fs::create_dir_all(profile.path().join("Mail")).unwrap();
+    std::fs::write(profile.path().join("Mail/voicemail.eml"), mail).unwrap();
     let index_dir = tempfile::tempdir().unwrap();
     let models = repo_root().join("models");
     let args = ["--no-embed", "--models", models.to_str().unwrap()];
     let first = index_with(profile.path(), index_dir.path(), &args);
     let media = &first["media"];
     assert_eq!(media["status"], "done", "{media}");
-    // truncated.mp4 fails in the converter already (its header is cut).
-    assert_eq!(media["files"], 2, "{media}");
+    // truncated.mp4 fails in the converter already (its header is cut); the attached
+    // memo counts.
+    assert_eq!(media["files"], 3, "{media}");
     assert!(media["speech_units"].as_u64().unwrap() >= 2, "{media}");
     assert!(media["screen_units"].as_u64().unwrap() >= 2, "{media}");
     // 8 frames, two pictures: near-duplicates are not read again.
@@ -84,6 +115,18 @@ fn speech_and_screen_text_are_found_with_times() {
     let (path, start, end, reply) = top_hit(&daemon, "plumber water heater Thursday");
     assert_eq!(path, "Media/memo.mp3", "{reply}");
     assert!((6.0..=10.0).contains(&start) && end >= 11.0, "{reply}");
+    // The attachment's speech, with its times, under the attachment's path.
+    let body = r#"{"query": "plumber water heater Thursday", "top_k": 10, "mode": "lexical"}"#;
+    let (status, reply) = daemon.post("/retrieve", body);
+    assert_eq!(status, 200, "{reply}");
+    let attached = reply["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["metadata"]["file_path"] == "Mail/voicemail.eml#attachment/voicemail.mp3")
+        .unwrap_or_else(|| panic!("the attached memo is not heard: {reply}"));
+    let start = attached["metadata"]["start"].as_f64().unwrap_or(-1.0);
+    assert!((6.0..=10.0).contains(&start), "{attached}");
     // Shown from 4 s to the end (8 s).
     let (path, start, end, reply) = top_hit(&daemon, "projected overrun");
     assert_eq!(path, "Media/screen.mp4", "{reply}");

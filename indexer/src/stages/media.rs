@@ -1,6 +1,8 @@
-//! The speech and on-screen text of audio and video files on disk (see `crate::media`
-//! for decoding, VAD, Whisper and frames), as a stage: units per spoken sentence and
-//! per run of equal screen text, the models recorded in the file's `media` marker.
+//! The speech and on-screen text of audio and video files (see `crate::media` for
+//! decoding, VAD, Whisper and frames), as a stage: units per spoken sentence and per
+//! run of equal screen text, the models recorded in the file's `media` marker. Files on
+//! disk are read where they are; attachments (in memory only) are written to a private
+//! temporary file for ffmpeg first, named with the attachment's extension.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -37,28 +39,49 @@ impl Stage for Media {
 
     fn owes(&self, record: &FileRecord) -> bool {
         self.media.missing(record.stages.media.as_deref())
-            && record.parent_path.is_none()
             && matches!(record.file_type, Some(FileType::Audio | FileType::Video))
     }
 
     fn applies(&self, input: &StageInput<'_>) -> bool {
         matches!(input.file_type, FileType::Audio | FileType::Video)
-            && input.on_disk.is_some()
+            && (input.on_disk.is_some() || input.bytes.is_some())
             && self.media.available()
     }
 
     fn apply(&self, input: &StageInput<'_>, converted: &mut Converted) {
-        let Some(file) = input.on_disk else { return };
-        if converted.record.status == FileStatus::Indexed {
-            analyse_media(
-                &self.media,
-                self.models.as_deref(),
-                file,
-                input.file_type,
-                converted,
-            );
+        if converted.record.status != FileStatus::Indexed {
+            return;
+        }
+        let (models, file_type) = (self.models.as_deref(), input.file_type);
+        match (input.on_disk, input.bytes) {
+            (Some(file), _) => analyse_media(&self.media, models, file, file_type, converted),
+            (None, Some(bytes)) => match attachment_copy(input.path, bytes) {
+                Ok(copy) => analyse_media(&self.media, models, copy.path(), file_type, converted),
+                Err(error) => {
+                    tracing::warn!(path = input.path, error = %error, "attachment not copied for ffmpeg");
+                }
+            },
+            (None, None) => {}
         }
     }
+}
+
+/// A temporary copy of an attachment's bytes, named with its extension (ffmpeg probes
+/// the content, but some demuxers want the name too). Removed when dropped.
+fn attachment_copy(path: &str, bytes: &[u8]) -> std::io::Result<tempfile::NamedTempFile> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let suffix = name
+        .rsplit_once('.')
+        .map(|(_, ext)| format!(".{}", ext.to_ascii_lowercase()))
+        .filter(|ext| ext.len() <= 8 && ext[1..].chars().all(|c| c.is_ascii_alphanumeric()))
+        .unwrap_or_default();
+    let mut copy = tempfile::Builder::new()
+        .prefix("dentate-attachment")
+        .suffix(&suffix)
+        .tempfile()?;
+    std::io::Write::write_all(&mut copy, bytes)?;
+    std::io::Write::flush(&mut copy)?;
+    Ok(copy)
 }
 
 /// Adds the speech and screen units of an audio/video file (see [`crate::media`]).

@@ -116,9 +116,13 @@ impl Stages {
         }
     }
 
-    /// Whether the stages read the bytes of such a file.
-    pub fn wants_bytes(&self, file_type: FileType) -> bool {
-        self.models.is_some() && file_type == FileType::Image
+    /// Whether the stages read the bytes of a file of `file_type` (images; audio and
+    /// video only when they are attachments, whose bytes exist nowhere else).
+    pub fn wants_bytes(&self, file_type: FileType, attachment: bool) -> bool {
+        (self.models.is_some() && file_type == FileType::Image)
+            || (attachment
+                && self.media.is_some()
+                && matches!(file_type, FileType::Audio | FileType::Video))
     }
 
     pub fn ocr_summary(&self) -> OcrSummary {
