@@ -124,13 +124,13 @@ impl Dense {
 
     /// The embedding [`Dense::begin`] started (cached from now on).
     pub fn finish(&self, pending: PendingVector) -> Result<Arc<Vec<f32>>, SearchError> {
-        let (query, answer) = match pending {
+        let (query, result) = match pending {
             PendingVector::Ready(vector) => return Ok(vector),
-            PendingVector::Queued { query, answer } => (query, answer),
+            PendingVector::Queued { query, answer } => (query, answer.recv()),
+            PendingVector::Arrived { query, result } => (query, Ok(result)),
         };
         let vector = Arc::new(
-            answer
-                .recv()
+            result
                 .map_err(|_| SearchError::Unavailable("the query encoder stopped".into()))?
                 .map_err(SearchError::Unavailable)?,
         );
@@ -143,6 +143,13 @@ impl Dense {
         cache.0.insert(query.clone(), vector.clone());
         cache.1.push_back(query);
         Ok(vector)
+    }
+
+    /// Questions waiting for a free encoder (0 or 1 when the daemon is not saturated:
+    /// the asker's own question may not have been taken yet).
+    pub fn backlog(&self) -> usize {
+        let waiting = self.pool.queue.waiting.lock();
+        waiting.unwrap_or_else(|p| p.into_inner()).0.len()
     }
 
     /// The query's embedding (cached).
@@ -158,6 +165,31 @@ pub enum PendingVector {
         query: String,
         answer: mpsc::Receiver<Result<Vec<f32>, String>>,
     },
+    /// Its encoder has answered (seen by [`PendingVector::is_ready`]); not cached yet.
+    Arrived {
+        query: String,
+        result: Result<Vec<f32>, String>,
+    },
+}
+
+impl PendingVector {
+    /// Whether [`Dense::finish`] would return at once (the caller may do other work
+    /// while it would not).
+    pub fn is_ready(&mut self) -> bool {
+        let PendingVector::Queued { query, answer } = self else {
+            return true;
+        };
+        match answer.try_recv() {
+            Ok(result) => {
+                let query = std::mem::take(query);
+                *self = PendingVector::Arrived { query, result };
+                true
+            }
+            Err(mpsc::TryRecvError::Empty) => false,
+            // The encoder stopped: finish says so.
+            Err(mpsc::TryRecvError::Disconnected) => true,
+        }
+    }
 }
 
 impl Drop for Pool {

@@ -121,10 +121,27 @@ struct Ranked {
     notes: Vec<String>,
     /// Units the priors read, kept for the reply (read once per request).
     loaded: LoadedUnits,
+    /// Snippets made while the question was being embedded.
+    early: EarlySnippets,
 }
 
 /// Stored units already read in this request, by key.
 pub(crate) type LoadedUnits = HashMap<UnitKey, std::sync::Arc<StoredUnit>>;
+
+/// Snippets of the best lexical hits, made while the encoder embeds the question (the
+/// request would otherwise wait), with the generator that made them.
+#[derive(Default)]
+struct EarlySnippets {
+    generator: Option<SnippetGenerator>,
+    snippets: HashMap<UnitKey, String>,
+}
+
+/// What the reply's units reuse: units read and snippets made earlier in the request.
+#[derive(Default)]
+pub(crate) struct Ready {
+    units: LoadedUnits,
+    snippets: HashMap<UnitKey, String>,
+}
 
 /// The search engine over one index.
 pub struct Engine {
@@ -359,6 +376,29 @@ impl Engine {
             return self.with_priors(snapshot, plan, hits, limit, total, notes);
         }
 
+        // While the question is still being embedded, snippet the best lexical hits.
+        // Only when no other question waits for an encoder (this one may still be
+        // queued): a saturated daemon has no idle time to fill, and some of these
+        // snippets are never shown.
+        let mut pending = pending;
+        let mut early = EarlySnippets::default();
+        let idle = self.dense.as_ref().is_some_and(|d| d.backlog() <= 1);
+        if let Some(waiting) = pending.as_mut().filter(|_| idle) {
+            if !waiting.is_ready() {
+                early.generator = self.snippet_generator(snapshot, lexical)?;
+            }
+            if let Some(generator) = &early.generator {
+                for &(key, _) in lexical_hits.iter().take(limit) {
+                    if waiting.is_ready() {
+                        break;
+                    }
+                    let unit = snapshot.shared_unit(key)?;
+                    let snippet = snippet_of(Some(generator), &unit.text);
+                    early.snippets.insert(key, snippet);
+                }
+            }
+        }
+
         // Dense candidates, filtered before scoring, stale vectors dropped.
         let mut dense_hits =
             self.dense_candidates(snapshot, plan, pending, limit.max(FUSION_DEPTH))?;
@@ -386,7 +426,9 @@ impl Engine {
                 factors: None,
             })
             .collect();
-        self.with_priors(snapshot, plan, hits, limit, total, notes)
+        let mut ranked = self.with_priors(snapshot, plan, hits, limit, total, notes)?;
+        ranked.early = early;
+        Ok(ranked)
     }
 
     /// The ranked list after the planner's priors, with their notes.
@@ -406,6 +448,7 @@ impl Engine {
             total,
             notes,
             loaded,
+            early: EarlySnippets::default(),
         })
     }
 
@@ -496,7 +539,7 @@ impl Engine {
         lexical: Option<&LexicalRequest>,
         snippets: Option<&SnippetGenerator>,
         explain: bool,
-        loaded: &mut LoadedUnits,
+        ready: &mut Ready,
     ) -> Result<UnitHit, SearchError> {
         let RankedHit {
             score,
@@ -504,11 +547,14 @@ impl Engine {
             fusion,
             factors,
         } = hit;
-        let unit = match loaded.remove(&key) {
+        let unit = match ready.units.remove(&key) {
             Some(unit) => std::sync::Arc::unwrap_or_clone(unit),
             None => snapshot.unit(key)?,
         };
-        let snippet = snippet_of(snippets, &unit.text);
+        let snippet = match ready.snippets.remove(&key) {
+            Some(snippet) => snippet,
+            None => snippet_of(snippets, &unit.text),
+        };
         let mut signals = BTreeMap::new();
         if explain {
             if let Some(lexical) = lexical {
@@ -602,8 +648,13 @@ impl Engine {
             hits,
             total,
             mut notes,
-            mut loaded,
+            loaded,
+            early,
         } = self.rank_units(snapshot, &plan, candidates)?;
+        let mut ready = Ready {
+            units: loaded,
+            snippets: early.snippets,
+        };
         let lexical = plan.lexical.as_ref();
         // Group by file, keeping rank order; files scored by their best units.
         let mut keyed = Vec::with_capacity(hits.len());
@@ -616,7 +667,10 @@ impl Engine {
         } else if !params.planner.folders {
             notes.push("folders: off".to_string());
         }
-        let snippets = self.snippet_generator(snapshot, lexical)?;
+        let snippets = match early.generator {
+            Some(generator) => Some(generator),
+            None => self.snippet_generator(snapshot, lexical)?,
+        };
         let mut guard = self.guard();
         let mut wanted = params.top_k;
         if !params.cutoff.is_off() {
@@ -654,7 +708,7 @@ impl Engine {
                     lexical,
                     snippets.as_ref(),
                     params.explain,
-                    &mut loaded,
+                    &mut ready,
                 )?);
             }
             if params.context > 0 {
@@ -724,9 +778,14 @@ impl Engine {
         let Ranked {
             mut hits,
             mut notes,
-            mut loaded,
+            loaded,
+            early,
             ..
         } = self.rank_units(snapshot, &plan, depth)?;
+        let mut ready = Ready {
+            units: loaded,
+            snippets: early.snippets,
+        };
         if !cutoff.is_off() {
             let mut keyed = Vec::with_capacity(hits.len());
             for hit in hits {
@@ -738,7 +797,7 @@ impl Engine {
             hits.truncate(params.top_k);
         }
         if spread {
-            hits = self.spread(snapshot, hits, &loaded, params.top_k)?;
+            hits = self.spread(snapshot, hits, &ready.units, params.top_k)?;
             notes.push(format!(
                 "diversify: a routine question; at most {} units per file and {} per day first",
                 crate::diversify::PER_FILE,
@@ -746,7 +805,10 @@ impl Engine {
             ));
         }
         let lexical = plan.lexical.as_ref();
-        let snippets = self.snippet_generator(snapshot, lexical)?;
+        let snippets = match early.generator {
+            Some(generator) => Some(generator),
+            None => self.snippet_generator(snapshot, lexical)?,
+        };
         let mut guard = self.guard();
         let hits = hits
             .into_iter()
@@ -758,7 +820,7 @@ impl Engine {
                     lexical,
                     snippets.as_ref(),
                     explain,
-                    &mut loaded,
+                    &mut ready,
                 )
             })
             .collect::<Result<Vec<_>, _>>()?;
