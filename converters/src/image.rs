@@ -501,6 +501,31 @@ mod tests {
     }
 
     #[test]
+    fn photo_gets_the_nearest_place_of_its_gps_position() {
+        let bytes = jpeg_with_exif(32, 16);
+        let mut c = convert(&image_input("Pictures/2025/IMG_4471.jpg", &bytes)).unwrap();
+        let unit = &mut c.units[0];
+        assert!(crate::places::annotate(
+            unit,
+            &crate::places::tests::sample()
+        ));
+        assert_eq!(
+            unit.text,
+            "Photo IMG_4471.jpg, JPEG, 32×16, taken Saturday 4 October 2025 13:22 with Apple \
+             iPhone 13, GPS 45.5123, -122.6543. Place: Portland, Oregon, US (United States)"
+        );
+        assert_eq!(unit.fields["place"], "Portland, Oregon, US");
+        assert_eq!(unit.fields["gps_lat"], "45.512300");
+        assert_eq!(unit.fields["gps_lon"], "-122.654300");
+        // A picture without GPS is left as it is.
+        let mut plain = convert(&image_input("diagram.png", &png(4, 3))).unwrap();
+        assert!(!crate::places::annotate(
+            &mut plain.units[0],
+            &crate::places::tests::sample()
+        ));
+    }
+
+    #[test]
     fn plain_image_and_naive_exif_time() {
         let bytes = png(4, 3);
         let c = convert(&image_input("diagram.png", &bytes)).unwrap();

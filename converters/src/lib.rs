@@ -32,6 +32,7 @@ mod meta;
 mod office;
 mod panic_capture;
 mod pdf;
+pub mod places;
 mod registry;
 mod sheet;
 mod sqlite;

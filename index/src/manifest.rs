@@ -1313,6 +1313,7 @@ mod tests {
                 media: Some("whisper-base".into()),
                 gold: Some("Bei/a.json".into()),
                 gold_hash: Some("abc".into()),
+                ..StageState::default()
             }
         );
         for key in [OCR_KEY, OCR_PENDING_KEY, MEDIA_KEY, GOLD_KEY, GOLD_HASH_KEY] {

@@ -13,6 +13,9 @@ pub const OCR_PENDING_KEY: &str = "ocr_pending_pages";
 /// `extra` key of audio/video files whose content was analysed; the value names the
 /// speech model.
 pub const MEDIA_KEY: &str = "media";
+/// `extra` key of photos whose GPS position the gazetteer placed; the value names the
+/// gazetteer, so photos are placed again when it changes or first arrives.
+pub const PLACES_KEY: &str = "places";
 /// `extra` key: the Gold JSON a file's units came from.
 pub const GOLD_KEY: &str = "gold";
 /// `extra` key: BLAKE3 of that Gold JSON (change detection).
@@ -27,6 +30,8 @@ pub struct StageState {
     pub ocr_pending_pages: Option<u32>,
     /// Marker of the speech model that analysed the file ([`MEDIA_KEY`]).
     pub media: Option<String>,
+    /// Marker of the gazetteer that placed the photo ([`PLACES_KEY`]).
+    pub places: Option<String>,
     /// The Gold JSON the file's units came from ([`GOLD_KEY`]).
     pub gold: Option<String>,
     /// BLAKE3 of that Gold JSON ([`GOLD_HASH_KEY`]).
@@ -48,6 +53,7 @@ impl StageState {
             ocr: extra.remove(OCR_KEY),
             ocr_pending_pages,
             media: extra.remove(MEDIA_KEY),
+            places: extra.remove(PLACES_KEY),
             gold: extra.remove(GOLD_KEY),
             gold_hash: extra.remove(GOLD_HASH_KEY),
         }
@@ -66,6 +72,7 @@ impl StageState {
             self.ocr_pending_pages.map(|pages| pages.to_string()),
         );
         put(MEDIA_KEY, self.media.clone());
+        put(PLACES_KEY, self.places.clone());
         put(GOLD_KEY, self.gold.clone());
         put(GOLD_HASH_KEY, self.gold_hash.clone());
     }
@@ -86,6 +93,7 @@ mod tests {
             (OCR_KEY, "ppocrv5"),
             (OCR_PENDING_KEY, "3"),
             (MEDIA_KEY, "whisper-base"),
+            (PLACES_KEY, "geonames-155210"),
             (GOLD_KEY, "Bei/a.json"),
             (GOLD_HASH_KEY, "abc"),
             ("page_count", "7"),
@@ -99,6 +107,7 @@ mod tests {
         assert_eq!(stages.ocr.as_deref(), Some("ppocrv5"));
         assert_eq!(stages.ocr_pending_pages, Some(3));
         assert_eq!(stages.media.as_deref(), Some("whisper-base"));
+        assert_eq!(stages.places.as_deref(), Some("geonames-155210"));
         assert_eq!(stages.gold.as_deref(), Some("Bei/a.json"));
         assert_eq!(stages.gold_hash.as_deref(), Some("abc"));
         assert_eq!(extra.len(), 2);

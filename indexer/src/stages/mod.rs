@@ -1,6 +1,7 @@
-//! Content enrichment after conversion, one [`Stage`] per kind of work: text in images
-//! (OCR and visual tags), text of image-only PDF pages, and the speech and on-screen
-//! text of audio and video. The text and CLIP vectors are [`phases::VectorPhase`]s after
+//! Content enrichment after conversion, one [`Stage`] per kind of work: place names of
+//! photos' GPS positions (offline GeoNames gazetteer), text in images (OCR and visual
+//! tags), text of image-only PDF pages, and the speech and on-screen text of audio and
+//! video. The text and CLIP vectors are [`phases::VectorPhase`]s after
 //! the lexical commit, with the same idea of staleness: a file is redone when the
 //! content or the models its vectors were made from are not the run's.
 //!
@@ -13,6 +14,7 @@ mod image_ocr;
 mod media;
 mod page_ocr;
 pub mod phases;
+mod places;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -74,6 +76,10 @@ impl Stages {
             ))
         });
         let mut stages: Vec<Box<dyn Stage>> = Vec::new();
+        // First, so that the place follows the photo's EXIF sentence.
+        if let Some(places) = places::Places::load(&options.models_dir) {
+            stages.push(Box::new(places));
+        }
         if let Some(models) = &models {
             stages.push(Box::new(image_ocr::ImageOcr::new(models.clone())));
         }
