@@ -3,7 +3,7 @@
 //! GPS position, added to its unit by [`converters::places::annotate`] ("Place: Cannon
 //! Beach, Oregon, US (United States)" and a `place` field; the coordinates stay).
 //!
-//! The gazetteer is loaded once per run. Without it the stage is off (one note in the
+//! The gazetteer is read once per run, at the first photo with a position. Without it the stage is off (one note in the
 //! log) and owes nothing; once it is there, indexed photos with a GPS position that it
 //! has not placed yet (their `places` marker) are converted again.
 
@@ -18,37 +18,60 @@ use crate::manifest::{FileRecord, FileStatus};
 const GPS_KEY: &str = "gps";
 
 pub struct Places {
-    gazetteer: Gazetteer,
+    models_dir: std::path::PathBuf,
+    /// Read at the first photo with a position (most runs convert none): `None` when
+    /// it is unreadable (one warning).
+    gazetteer: std::sync::OnceLock<Option<Gazetteer>>,
     marker: String,
 }
 
 impl Places {
-    /// The stage, when the models folder holds a readable gazetteer.
+    /// The stage, when the models folder holds a gazetteer. Its marker names the data
+    /// by its size, so the gazetteer itself is only read when a photo needs it.
     pub fn load(models_dir: &std::path::Path) -> Option<Places> {
-        match Gazetteer::from_models_dir(models_dir) {
-            Ok(Some(gazetteer)) => {
-                let marker = format!("geonames-{}", gazetteer.len());
-                tracing::debug!(places = gazetteer.len(), "gazetteer loaded");
-                Some(Places { gazetteer, marker })
-            }
-            Ok(None) => {
+        let path = models_dir.join(converters::places::GAZETTEER_FILE);
+        match std::fs::metadata(&path) {
+            Ok(meta) => Some(Places {
+                models_dir: models_dir.to_path_buf(),
+                gazetteer: std::sync::OnceLock::new(),
+                marker: format!("geonames-{}", meta.len()),
+            }),
+            Err(_) => {
                 tracing::info!(
                     dir = %models_dir.display(),
                     "no gazetteer: photos get no place names (run scripts/fetch-models)"
                 );
                 None
             }
-            Err(error) => {
-                tracing::warn!(%error, "gazetteer unreadable: photos get no place names");
-                None
-            }
         }
+    }
+
+    fn gazetteer(&self) -> Option<&Gazetteer> {
+        self.gazetteer
+            .get_or_init(|| match Gazetteer::from_models_dir(&self.models_dir) {
+                Ok(gazetteer) => {
+                    tracing::debug!(
+                        places = gazetteer.as_ref().map(Gazetteer::len),
+                        "gazetteer loaded"
+                    );
+                    gazetteer
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "gazetteer unreadable: photos get no place names");
+                    None
+                }
+            })
+            .as_ref()
     }
 
     #[cfg(test)]
     fn new(gazetteer: Gazetteer) -> Places {
         let marker = format!("geonames-{}", gazetteer.len());
-        Places { gazetteer, marker }
+        Places {
+            models_dir: std::path::PathBuf::new(),
+            gazetteer: std::sync::OnceLock::from(Some(gazetteer)),
+            marker,
+        }
     }
 }
 
@@ -77,8 +100,12 @@ impl Stage for Places {
         {
             return;
         }
-        for unit in &mut converted.units {
-            annotate(unit, &self.gazetteer);
+        // An unreadable gazetteer (warned once) places nothing; the photo is not tried
+        // again on every run for it.
+        if let Some(gazetteer) = self.gazetteer() {
+            for unit in &mut converted.units {
+                annotate(unit, gazetteer);
+            }
         }
         // Placed or too far from every place: either way, done with this gazetteer.
         converted.record.stages.places = Some(self.marker.clone());
