@@ -119,24 +119,18 @@ struct Ranked {
     /// Units that matched lexically (or dense candidates when only dense ran).
     total: u64,
     notes: Vec<String>,
-    /// Units the priors read, kept for the reply (read once per request).
-    loaded: LoadedUnits,
-    /// Snippets made while the question was being embedded.
-    early: EarlySnippets,
+    /// Units the priors read and snippets made while the question was being embedded,
+    /// kept for the reply.
+    ready: Ready,
+    /// The generator of those snippets, when some were made.
+    snippets: Option<SnippetGenerator>,
 }
 
 /// Stored units already read in this request, by key.
 pub(crate) type LoadedUnits = HashMap<UnitKey, std::sync::Arc<StoredUnit>>;
 
-/// Snippets of the best lexical hits, made while the encoder embeds the question (the
-/// request would otherwise wait), with the generator that made them.
-#[derive(Default)]
-struct EarlySnippets {
-    generator: Option<SnippetGenerator>,
-    snippets: HashMap<UnitKey, String>,
-}
-
-/// What the reply's units reuse: units read and snippets made earlier in the request.
+/// What the reply's units reuse: units read and snippets made earlier in the request
+/// (snippets of the best lexical hits, made while the encoder embeds the question).
 #[derive(Default)]
 pub(crate) struct Ready {
     units: LoadedUnits,
@@ -381,20 +375,19 @@ impl Engine {
         // queued): a saturated daemon has no idle time to fill, and some of these
         // snippets are never shown.
         let mut pending = pending;
-        let mut early = EarlySnippets::default();
+        let (mut generator, mut early) = (None, HashMap::new());
         let idle = self.dense.as_ref().is_some_and(|d| d.backlog() <= 1);
         if let Some(waiting) = pending.as_mut().filter(|_| idle) {
             if !waiting.is_ready() {
-                early.generator = self.snippet_generator(snapshot, lexical)?;
+                generator = self.snippet_generator(snapshot, lexical)?;
             }
-            if let Some(generator) = &early.generator {
+            if let Some(generator) = &generator {
                 for &(key, _) in lexical_hits.iter().take(limit) {
                     if waiting.is_ready() {
                         break;
                     }
                     let unit = snapshot.shared_unit(key)?;
-                    let snippet = snippet_of(Some(generator), &unit.text);
-                    early.snippets.insert(key, snippet);
+                    early.insert(key, snippet_of(Some(generator), &unit.text));
                 }
             }
         }
@@ -427,7 +420,8 @@ impl Engine {
             })
             .collect();
         let mut ranked = self.with_priors(snapshot, plan, hits, limit, total, notes)?;
-        ranked.early = early;
+        ranked.ready.snippets = early;
+        ranked.snippets = generator;
         Ok(ranked)
     }
 
@@ -447,8 +441,11 @@ impl Engine {
             hits,
             total,
             notes,
-            loaded,
-            early: EarlySnippets::default(),
+            ready: Ready {
+                units: loaded,
+                snippets: HashMap::new(),
+            },
+            snippets: None,
         })
     }
 
@@ -611,6 +608,19 @@ impl Engine {
         Ok(crate::diversify::spread(items, limit))
     }
 
+    /// The generator `made` earlier in the request, else a new one.
+    fn snippet_generator_or(
+        &self,
+        made: Option<SnippetGenerator>,
+        snapshot: &dyn SearchSnapshot,
+        lexical: Option<&LexicalRequest>,
+    ) -> Result<Option<SnippetGenerator>, SearchError> {
+        match made {
+            Some(generator) => Ok(Some(generator)),
+            None => self.snippet_generator(snapshot, lexical),
+        }
+    }
+
     /// Highlights the request's text terms in snippets (the same analyzer as the text
     /// field, rarer terms preferred).
     pub(crate) fn snippet_generator(
@@ -648,13 +658,9 @@ impl Engine {
             hits,
             total,
             mut notes,
-            loaded,
-            early,
+            mut ready,
+            snippets,
         } = self.rank_units(snapshot, &plan, candidates)?;
-        let mut ready = Ready {
-            units: loaded,
-            snippets: early.snippets,
-        };
         let lexical = plan.lexical.as_ref();
         // Group by file, keeping rank order; files scored by their best units.
         let mut keyed = Vec::with_capacity(hits.len());
@@ -667,10 +673,7 @@ impl Engine {
         } else if !params.planner.folders {
             notes.push("folders: off".to_string());
         }
-        let snippets = match early.generator {
-            Some(generator) => Some(generator),
-            None => self.snippet_generator(snapshot, lexical)?,
-        };
+        let snippets = self.snippet_generator_or(snippets, snapshot, lexical)?;
         let mut guard = self.guard();
         let mut wanted = params.top_k;
         if !params.cutoff.is_off() {
@@ -778,14 +781,10 @@ impl Engine {
         let Ranked {
             mut hits,
             mut notes,
-            loaded,
-            early,
+            mut ready,
+            snippets,
             ..
         } = self.rank_units(snapshot, &plan, depth)?;
-        let mut ready = Ready {
-            units: loaded,
-            snippets: early.snippets,
-        };
         if !cutoff.is_off() {
             let mut keyed = Vec::with_capacity(hits.len());
             for hit in hits {
@@ -805,23 +804,13 @@ impl Engine {
             ));
         }
         let lexical = plan.lexical.as_ref();
-        let snippets = match early.generator {
-            Some(generator) => Some(generator),
-            None => self.snippet_generator(snapshot, lexical)?,
-        };
+        let snippets = self.snippet_generator_or(snippets, snapshot, lexical)?;
         let mut guard = self.guard();
         let hits = hits
             .into_iter()
             .map(|hit| {
-                let explain = params.explain;
-                self.unit_hit(
-                    snapshot,
-                    hit,
-                    lexical,
-                    snippets.as_ref(),
-                    explain,
-                    &mut ready,
-                )
+                let snippets = snippets.as_ref();
+                self.unit_hit(snapshot, hit, lexical, snippets, params.explain, &mut ready)
             })
             .collect::<Result<Vec<_>, _>>()?;
         let hits: Vec<UnitHit> = hits
