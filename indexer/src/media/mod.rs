@@ -164,15 +164,20 @@ pub struct Speech {
 
 impl Speech {
     pub fn load(models_dir: &Path, asr: AsrModel, threads: usize) -> Result<Speech, MediaError> {
+        Speech::load_graphs(models_dir, asr, &asr.graphs(models_dir), threads)
+    }
+
+    /// Loads the speech models with these Whisper `graphs` (see [`AsrModel::graphs`]).
+    pub fn load_graphs(
+        models_dir: &Path,
+        asr: AsrModel,
+        graphs: &WhisperGraphs,
+        threads: usize,
+    ) -> Result<Speech, MediaError> {
         let environment = crate::onnx::runtime(models_dir)?;
         Ok(Speech {
             vad: vad::Vad::load(&environment, models_dir)?,
-            whisper: whisper::Whisper::load(
-                &environment,
-                &asr.dir(models_dir),
-                &asr.graphs(models_dir),
-                threads,
-            )?,
+            whisper: whisper::Whisper::load(&environment, &asr.dir(models_dir), graphs, threads)?,
         })
     }
 
@@ -317,8 +322,8 @@ impl MediaSummary {
 pub struct MediaStage {
     models_dir: PathBuf,
     asr: AsrModel,
-    /// The int8 Whisper graphs are used ([`AsrModel::graphs`]).
-    int8: bool,
+    /// The Whisper graphs of this run ([`AsrModel::graphs`], chosen once).
+    graphs: WhisperGraphs,
     threads: usize,
     ffmpeg: decode::Ffmpeg,
     /// ffmpeg runs and the speech models are present.
@@ -340,10 +345,11 @@ impl MediaStage {
         names: bool,
     ) -> MediaStage {
         let ffmpeg = decode::Ffmpeg::new(timeout);
+        let graphs = asr.graphs(models_dir);
         let wanted = [
-            models_dir.join("vad").join("silero_vad.onnx"),
-            asr.graphs(models_dir).encoder,
-            asr.graphs(models_dir).decoder,
+            &models_dir.join("vad").join("silero_vad.onnx"),
+            &graphs.encoder,
+            &graphs.decoder,
         ];
         let available = if !ffmpeg.available() {
             Err("ffmpeg is not installed (apt-get install ffmpeg)".to_string())
@@ -358,7 +364,7 @@ impl MediaStage {
         MediaStage {
             models_dir: models_dir.to_path_buf(),
             asr,
-            int8: asr.graphs(models_dir).int8,
+            graphs,
             threads: threads.max(1),
             ffmpeg,
             available,
@@ -375,7 +381,7 @@ impl MediaStage {
 
     /// What analysed files are marked with (see [`MEDIA_KEY`]).
     pub fn marker(&self) -> String {
-        self.asr.marker(self.int8, self.names)
+        self.asr.marker(self.graphs.int8, self.names)
     }
 
     /// Whether an indexed audio/video record still lacks this stage's analysis.
@@ -399,7 +405,8 @@ impl MediaStage {
 
     /// Loads the speech models, with the names prompt when it is on.
     fn load_speech(&self) -> Result<Speech, MediaError> {
-        let mut speech = Speech::load(&self.models_dir, self.asr, self.threads)?;
+        let mut speech =
+            Speech::load_graphs(&self.models_dir, self.asr, &self.graphs, self.threads)?;
         if self.names {
             let started = Instant::now();
             let sources =

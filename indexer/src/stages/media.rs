@@ -69,12 +69,13 @@ impl Stage for Media {
 /// A temporary copy of an attachment's bytes, named with its extension (ffmpeg probes
 /// the content, but some demuxers want the name too). Removed when dropped.
 fn attachment_copy(path: &str, bytes: &[u8]) -> std::io::Result<tempfile::NamedTempFile> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let suffix = name
-        .rsplit_once('.')
-        .map(|(_, ext)| format!(".{}", ext.to_ascii_lowercase()))
-        .filter(|ext| ext.len() <= 8 && ext[1..].chars().all(|c| c.is_ascii_alphanumeric()))
-        .unwrap_or_default();
+    let ext = converters::extension_of(path);
+    let suffix =
+        if !ext.is_empty() && ext.len() <= 7 && ext.chars().all(|c| c.is_ascii_alphanumeric()) {
+            format!(".{ext}")
+        } else {
+            String::new()
+        };
     let mut copy = tempfile::Builder::new()
         .prefix("dentate-attachment")
         .suffix(&suffix)
