@@ -191,18 +191,6 @@ pub struct TextHit {
     pub score: f32,
 }
 
-/// How [`ExactStore::top`] picks the best `k` rows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Selection {
-    /// `select_nth_unstable` by score, then the `k` kept sorted by score and row: linear
-    /// in the number of rows (text vectors; which of several rows tied exactly at the
-    /// k-th score is kept is up to the selection).
-    Partial,
-    /// A full sort by score, then row (image vectors): ties at the k-th score keep the
-    /// lowest rows.
-    Full,
-}
-
 /// Text vectors beyond this many are held as int8 (a quarter of the memory, a quarter of
 /// the bytes each scan reads); below it they stay float32 and the scan is exact.
 pub const QUANTIZE_ABOVE: usize = 100_000;
@@ -246,7 +234,6 @@ pub struct ExactStore {
     /// Hash of the text each vector was computed from (empty for image vectors).
     text_hashes: Vec<Arc<str>>,
     matrix: Matrix,
-    selection: Selection,
 }
 
 /// Integer dot product of two int8 rows (before their scales).
@@ -307,17 +294,16 @@ fn quantize(vector: &[f32]) -> (Vec<i8>, f32) {
 impl ExactStore {
     /// An empty text-vector store (`TEXT_DIM`).
     pub fn text() -> ExactStore {
-        ExactStore::empty(TEXT_DIM, Selection::Partial)
+        ExactStore::empty(TEXT_DIM)
     }
 
-    fn empty(dim: usize, selection: Selection) -> ExactStore {
+    fn empty(dim: usize) -> ExactStore {
         ExactStore {
             dim,
             unit_ids: Vec::new(),
             file_ids: Vec::new(),
             text_hashes: Vec::new(),
             matrix: Matrix::F32(Vec::new()),
-            selection,
         }
     }
 
@@ -368,7 +354,7 @@ impl ExactStore {
     /// The image vectors of one CLIP model; the first non-empty vector sets the
     /// dimension, rows of another dimension are left out.
     pub fn load_images(manifest: &Manifest, model: &str) -> Result<ExactStore, IndexError> {
-        let mut store = ExactStore::empty(0, Selection::Full);
+        let mut store = ExactStore::empty(0);
         for (unit_id, file_id, bytes) in manifest.image_vectors(model)? {
             let Some(vector) = from_bytes(&bytes) else {
                 continue;
@@ -428,7 +414,7 @@ impl ExactStore {
         if !self.is_quantized() && total > quantize_above() {
             return Ok(None);
         }
-        let mut out = ExactStore::empty(self.dim, self.selection);
+        let mut out = ExactStore::empty(self.dim);
         if self.is_quantized() {
             out = out.quantized();
         }
@@ -486,51 +472,30 @@ impl ExactStore {
     }
 
     /// `(score, row)` of the `k` best rows among `allowed` (`None`: all), best first;
-    /// ties in row order. `query` has the store's dimension.
+    /// ties in row order. `query` has the store's dimension. A large store is scanned by
+    /// several threads (see [`crate::scan`]).
     fn top(&self, query: &[f32], k: usize, allowed: Option<&HashSet<String>>) -> Vec<(f32, usize)> {
         if self.dim == 0 || k == 0 {
             return Vec::new();
         }
+        let (dim, rows) = (self.dim, self.len());
+        let threads = crate::scan::threads_for(rows);
         let allowed_row =
             |row: usize| allowed.is_none_or(|allowed| allowed.contains(&*self.unit_ids[row]));
-        let mut scored: Vec<(f32, usize)> = match &self.matrix {
-            Matrix::F32(values) => values
-                .chunks_exact(self.dim)
-                .enumerate()
-                .filter(|(row, _)| allowed_row(*row))
-                .map(|(row, vector)| (dot(query, vector), row))
-                .collect(),
+        match &self.matrix {
+            Matrix::F32(values) => crate::scan::best_rows(rows, k, threads, |row| {
+                allowed_row(row).then(|| dot(query, &values[row * dim..(row + 1) * dim]))
+            }),
             Matrix::I8 { codes, scales } => {
                 let (query_codes, query_scale) = quantize(query);
-                codes
-                    .chunks_exact(self.dim)
-                    .enumerate()
-                    .filter(|(row, _)| allowed_row(*row))
-                    .map(|(row, codes)| {
-                        let dot = dot_i8(&query_codes, codes) as f32;
-                        (dot * query_scale * scales[row], row)
+                crate::scan::best_rows(rows, k, threads, |row| {
+                    allowed_row(row).then(|| {
+                        let dot = dot_i8(&query_codes, &codes[row * dim..(row + 1) * dim]);
+                        dot as f32 * query_scale * scales[row]
                     })
-                    .collect()
-            }
-        };
-        let by_score_then_row =
-            |a: &(f32, usize), b: &(f32, usize)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        match self.selection {
-            Selection::Partial => {
-                let k = k.min(scored.len());
-                if k == 0 {
-                    return Vec::new();
-                }
-                scored.select_nth_unstable_by(k - 1, |a, b| b.0.total_cmp(&a.0));
-                scored.truncate(k);
-                scored.sort_by(by_score_then_row);
-            }
-            Selection::Full => {
-                scored.sort_by(by_score_then_row);
-                scored.truncate(k);
+                })
             }
         }
-        scored
     }
 
     /// The `k` most similar points to a unit-length `query` among `allowed` (`None`:
@@ -1139,14 +1104,14 @@ mod tests {
     #[test]
     fn exact_store_agrees_with_a_naive_full_sort_for_any_dimension() {
         for (seed, dim) in [(1u64, TEXT_DIM), (2, 7), (3, 512), (4, 1)] {
-            // Text-vector selection (exact scores: no ties at the k-th place).
+            // Text vectors (exact scores: no ties at the k-th place).
             let vectors = random_vectors(seed, 300, dim, None);
             let query = &random_vectors(seed + 100, 1, dim, None)[0];
-            let mut text = ExactStore::empty(dim, Selection::Partial);
-            // Image-vector selection, with many exact ties.
+            let mut text = ExactStore::empty(dim);
+            // Image vectors, with many exact ties (kept in row order).
             let tied = random_vectors(seed + 200, 300, dim, Some(2.0));
             let tied_query = &random_vectors(seed + 300, 1, dim, Some(2.0))[0];
-            let mut images = ExactStore::empty(dim, Selection::Full);
+            let mut images = ExactStore::empty(dim);
             for (row, (v, t)) in vectors.iter().zip(&tied).enumerate() {
                 text.push(format!("u{row}"), format!("f{row}"), format!("t{row}"), v);
                 images.push(format!("u{row}"), format!("f{row}"), String::new(), t);

@@ -13,6 +13,7 @@ pub mod highlight;
 pub mod manifest;
 mod manifest_vectors;
 pub mod path;
+mod scan;
 pub mod schema;
 pub mod stage;
 pub mod store;

@@ -341,7 +341,11 @@ impl Manifest {
         )
         .map_err(|e| IndexError::manifest(path, e))?;
         connection
-            .execute_batch("PRAGMA busy_timeout = 5000; PRAGMA query_only = 1;")
+            // Pages read through a memory map rather than a read() each (the daemon's
+            // exact rescoring looks up hundreds of vectors per question).
+            .execute_batch(
+                "PRAGMA busy_timeout = 5000; PRAGMA query_only = 1; PRAGMA mmap_size = 1073741824;",
+            )
             .map_err(|e| IndexError::manifest(path, e))?;
         Ok(Manifest { connection })
     }

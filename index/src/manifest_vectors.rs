@@ -49,20 +49,32 @@ impl Manifest {
         &self,
         unit_ids: &[&str],
     ) -> Result<HashMap<String, Vec<u8>>, IndexError> {
-        let mut statement = self
+        // One read transaction for all the lookups (a statement on its own takes and
+        // drops the database's shared lock each time), in key order (neighbouring
+        // lookups share b-tree pages).
+        let mut sorted = unit_ids.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let read = self
             .connection
-            .prepare("SELECT vector FROM vectors WHERE unit_id = ?1")
+            .unchecked_transaction()
             .map_err(IndexError::sql)?;
-        let mut out = HashMap::with_capacity(unit_ids.len());
-        for id in unit_ids {
-            let vector: Option<Vec<u8>> = statement
-                .query_row(params![id], |row| row.get(0))
-                .optional()
+        let mut out = HashMap::with_capacity(sorted.len());
+        {
+            let mut statement = read
+                .prepare("SELECT vector FROM vectors WHERE unit_id = ?1")
                 .map_err(IndexError::sql)?;
-            if let Some(vector) = vector {
-                out.insert(id.to_string(), vector);
+            for id in sorted {
+                let vector: Option<Vec<u8>> = statement
+                    .query_row(params![id], |row| row.get(0))
+                    .optional()
+                    .map_err(IndexError::sql)?;
+                if let Some(vector) = vector {
+                    out.insert(id.to_string(), vector);
+                }
             }
         }
+        read.finish().map_err(IndexError::sql)?;
         Ok(out)
     }
 

@@ -13,6 +13,7 @@ pub mod converted;
 pub mod embed;
 pub mod gold;
 pub mod media;
+pub mod memory;
 pub mod models;
 pub mod ocr;
 pub mod onnx;

@@ -32,6 +32,8 @@ use index::UnitPath;
 /// Runs one indexing pass.
 pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary, IndexError> {
     let started = Instant::now();
+    // Freed model memory goes back to the system while the run lasts (see `memory`).
+    let _trimmer = crate::memory::Trimmer::start();
     let profile = options.canonical_profile()?;
     let layout = IndexLayout::new(&options.index_dir);
     let mut writer = IndexWriter::open(
@@ -261,6 +263,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     summary.ocr = stages.ocr_summary();
     summary.media = stages.media_summary();
     drop(stages);
+    crate::memory::release();
 
     // 4. Text and CLIP vectors catch up behind the lexical index (resumable per file).
     if options.stop_requested() {
