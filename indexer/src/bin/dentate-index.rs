@@ -150,6 +150,7 @@ fn shorten(path: &str, max: usize) -> String {
 }
 
 fn main() -> anyhow::Result<()> {
+    indexer::memory::limit_arenas();
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
