@@ -278,6 +278,8 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
             },
             &mut summary,
         )?;
+        // A stop during the vector phases leaves vectors for the next run.
+        summary.interrupted |= options.stop_requested();
     }
 
     // 5. Summary over the whole manifest.
@@ -411,6 +413,53 @@ mod tests {
 
     fn options(profile: &Path, index: &Path) -> IndexOptions {
         IndexOptions::lexical_only(profile, index)
+    }
+
+    /// Asks the run to stop as soon as the embedding phase starts.
+    struct StopAtEmbedding(std::sync::Arc<std::sync::atomic::AtomicBool>);
+    impl crate::options::Progress for StopAtEmbedding {
+        fn embedding(&self, _files: usize) {
+            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// A stop during the embedding phase: lexical search is complete, the summary says
+    /// the run was interrupted, and the next run embeds what was left.
+    #[test]
+    fn a_stop_in_the_embedding_phase_leaves_the_vectors_to_the_next_run() {
+        let models = crate::embed::default_models_dir();
+        let models = if models.join("minilm").is_dir() {
+            models
+        } else {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+        };
+        assert!(
+            models.join("minilm").is_dir(),
+            "models: run scripts/fetch-models"
+        );
+        let (profile, index) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        for i in 0..3 {
+            let note = format!("Note {i} about the garden, the budget and the bakery.\n");
+            std::fs::write(profile.path().join(format!("n{i}.txt")), note).unwrap();
+        }
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let options = IndexOptions {
+            embed: true,
+            models_dir: models,
+            stop: Some(stop.clone()),
+            ..IndexOptions::lexical_only(profile.path(), index.path())
+        };
+        let first = run(&options, &StopAtEmbedding(stop.clone())).unwrap();
+        assert!(first.interrupted, "{first:?}");
+        assert_eq!(first.files.indexed, 3, "{first:?}");
+        assert_eq!(first.embedding.units_embedded, 0, "{first:?}");
+        assert!(first.embedding.coverage < 1.0, "{first:?}");
+
+        stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        let second = run(&options, &NoProgress).unwrap();
+        assert!(!second.interrupted, "{second:?}");
+        assert_eq!(second.embedding.units_embedded, 3, "{second:?}");
+        assert_eq!(second.embedding.coverage, 1.0, "{second:?}");
     }
 
     /// Rewrites one manifest row with `change`.

@@ -34,6 +34,7 @@ pub fn embed_phase(
     encoder: &mut crate::embed::TextEncoder,
     todo: Vec<(String, String, String)>,
     progress: &dyn Progress,
+    stop_requested: &dyn Fn() -> bool,
 ) -> Result<EmbeddingSummary, IndexError> {
     use crate::embed::{embedding_text, text_hash};
     let mut summary = EmbeddingSummary {
@@ -49,6 +50,11 @@ pub fn embed_phase(
     let mut group: Vec<FileVectors> = Vec::new();
     let mut group_texts = 0usize;
     for (path, file_id, hash) in todo {
+        if stop_requested() {
+            // What is grouped so far is still embedded and written below; the next run
+            // picks up the rest.
+            break;
+        }
         let units = crate::store::units_of_file(&searcher, fields, &file_id)?;
         let existing = manifest.vectors_of_file(&file_id)?;
         let mut file = FileVectors {

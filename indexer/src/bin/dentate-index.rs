@@ -22,7 +22,7 @@ use std::sync::Arc;
 ///
 /// Exit status: 0 when every file was indexed or skipped on purpose, 2 when the run
 /// completed but some files failed (each listed with its reason), 1 when the run could
-/// not complete.
+/// not complete, 130 when Ctrl-C or SIGTERM stopped it (what was done is kept).
 #[derive(Debug, Parser)]
 #[command(name = "dentate-index", version)]
 struct Cli {
@@ -200,6 +200,15 @@ fn main() -> anyhow::Result<()> {
         return watch(&cli, &options);
     }
 
+    // Ctrl-C (or SIGTERM) ends the run at the next batch of files or of texts to embed,
+    // with what is done committed and the summary printed; a second one exits at once.
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register_conditional_shutdown(signal, 130, stop.clone())?;
+        signal_hook::flag::register(signal, stop.clone())?;
+    }
+    options.stop = Some(stop);
+
     let bar = progress_bar();
     bar.enable_steady_tick(Duration::from_millis(200));
     let summary = indexer::run(&options, &Bar(bar.clone())).with_context(|| {
@@ -213,8 +222,9 @@ fn main() -> anyhow::Result<()> {
     let imports = indexer::activity_import::import_activity(&cli.index, &cli.import_trace)
         .context("importing activity into the index failed")?;
     let synced = match cli.backend.backend {
-        Backend::Embedded => None,
-        Backend::Qdrant => Some(sync_to_qdrant(&cli)?),
+        // A stopped run is not synced: the user asked for the process to end.
+        Backend::Qdrant if !summary.interrupted => Some(sync_to_qdrant(&cli)?),
+        _ => None,
     };
 
     if cli.json {
@@ -235,6 +245,10 @@ fn main() -> anyhow::Result<()> {
         if let Some(synced) = &synced {
             print_synced(synced);
         }
+    }
+    if summary.interrupted {
+        // Stopped by a signal; what was done is committed and the next run goes on.
+        std::process::exit(EXIT_INTERRUPTED);
     }
     if summary.files.failed > 0 {
         // The run completed, but some files could not be indexed (listed above).
@@ -412,6 +426,9 @@ fn sync_to_qdrant(cli: &Cli) -> anyhow::Result<serde_json::Value> {
 /// Exit status of a run that completed with some files failed (1 is a run that could not
 /// complete).
 const EXIT_SOME_FILES_FAILED: i32 = 2;
+
+/// Exit status of a run stopped by SIGINT/SIGTERM (the shell's 128 + SIGINT).
+const EXIT_INTERRUPTED: i32 = 130;
 
 /// Writes the text summary of a run.
 fn write_summary(out: &mut impl std::io::Write, summary: &RunSummary) -> std::io::Result<()> {

@@ -45,6 +45,7 @@ impl VectorPhases {
             Box::new(TextVectors {
                 models_dir: options.embed.then(|| options.models_dir.clone()),
                 threads: options.threads,
+                options: options.clone(),
             }),
             Box::new(ClipVectors {
                 dir: options.clip_dir.clone(),
@@ -71,6 +72,8 @@ struct TextVectors {
     /// `None`: `--no-embed`.
     models_dir: Option<PathBuf>,
     threads: usize,
+    /// For its stop flag.
+    options: IndexOptions,
 }
 
 impl VectorPhase for TextVectors {
@@ -109,6 +112,7 @@ impl VectorPhase for TextVectors {
                             &mut encoder,
                             needed,
                             context.progress,
+                            &|| self.options.stop_requested(),
                         )?,
                         Err(error) => EmbeddingSummary {
                             status: StageStatus::Skipped,
