@@ -341,11 +341,7 @@ impl Manifest {
         )
         .map_err(|e| IndexError::manifest(path, e))?;
         connection
-            // Pages read through a memory map rather than a read() each (the daemon's
-            // exact rescoring looks up hundreds of vectors per question).
-            .execute_batch(
-                "PRAGMA busy_timeout = 5000; PRAGMA query_only = 1; PRAGMA mmap_size = 1073741824;",
-            )
+            .execute_batch("PRAGMA busy_timeout = 5000; PRAGMA query_only = 1;")
             .map_err(|e| IndexError::manifest(path, e))?;
         Ok(Manifest { connection })
     }
