@@ -26,6 +26,18 @@ pub const QUERY_GRAPH: &str = "model-query-q8.onnx";
 /// Errors of the text encoder (the models' shared error type).
 pub type EmbedError = crate::onnx::ModelError;
 
+/// The models folder of the crate's tests: [`default_models_dir`] when it holds
+/// `part` (a model's subfolder), else the checkout's `models/`.
+#[cfg(test)]
+pub(crate) fn test_models_dir(part: &str) -> PathBuf {
+    let dir = default_models_dir();
+    if dir.join(part).is_dir() {
+        dir
+    } else {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+    }
+}
+
 /// The models folder: `$DENTATE_MODELS`, else `models/` in the current folder, else
 /// `models/` next to the workspace the binary was built in (`target/<profile>/../../`).
 pub fn default_models_dir() -> PathBuf {
@@ -245,12 +257,7 @@ mod tests {
     /// Real model: semantically close texts are closer than unrelated ones.
     #[test]
     fn minilm_embeds_meaning() {
-        let models = default_models_dir();
-        let models = if models.join("minilm").is_dir() {
-            models
-        } else {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
-        };
+        let models = test_models_dir("minilm");
         let mut encoder = TextEncoder::load(&models, 1).expect("models: run scripts/fetch-models");
         let texts: Vec<String> = [
             "The dog chased the ball across the park.",

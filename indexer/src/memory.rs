@@ -49,8 +49,8 @@ pub fn limit_arenas() {
 
 /// A thread that calls [`release`] every `interval` until dropped.
 pub struct Trimmer {
-    stop: Option<mpsc::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    /// Dropping the sender ends the thread. `None`: trimming is off.
+    running: Option<(mpsc::Sender<()>, JoinHandle<()>)>,
 }
 
 impl Trimmer {
@@ -67,10 +67,7 @@ impl Trimmer {
     /// Trims every `interval`; a zero interval starts nothing.
     pub fn every(interval: Duration) -> Trimmer {
         if interval.is_zero() {
-            return Trimmer {
-                stop: None,
-                thread: None,
-            };
+            return Trimmer { running: None };
         }
         let (stop, stopped) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
@@ -79,19 +76,17 @@ impl Trimmer {
                 while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(interval) {
                     release();
                 }
-            })
-            .ok();
+            });
         Trimmer {
-            stop: Some(stop),
-            thread,
+            running: thread.ok().map(|thread| (stop, thread)),
         }
     }
 }
 
 impl Drop for Trimmer {
     fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
+        if let Some((stop, thread)) = self.running.take() {
+            drop(stop);
             let _ = thread.join();
         }
     }

@@ -427,12 +427,7 @@ pub(crate) mod tests {
 
     /// The models folder with the OCR models, or `None` (with a note) to skip a test.
     pub(crate) fn models_dir() -> Option<PathBuf> {
-        let dir = crate::embed::default_models_dir();
-        let dir = if dir.join("ocr").is_dir() {
-            dir
-        } else {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
-        };
+        let dir = crate::embed::test_models_dir("ocr");
         if dir.join("ocr/ppocrv5_det.onnx").exists()
             && dir.join("onnxruntime/libonnxruntime.so").exists()
         {

@@ -427,12 +427,7 @@ mod tests {
     /// the run was interrupted, and the next run embeds what was left.
     #[test]
     fn a_stop_in_the_embedding_phase_leaves_the_vectors_to_the_next_run() {
-        let models = crate::embed::default_models_dir();
-        let models = if models.join("minilm").is_dir() {
-            models
-        } else {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
-        };
+        let models = crate::embed::test_models_dir("minilm");
         assert!(
             models.join("minilm").is_dir(),
             "models: run scripts/fetch-models"

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::harness::{copy_tree, index_with, repo_root, Daemon};
+use crate::harness::{copy_tree, index_with, repo_root, result_for, Daemon};
 
 pub(crate) fn models_ready() -> bool {
     let models = repo_root().join("models");
@@ -119,11 +119,7 @@ fn speech_and_screen_text_are_found_with_times() {
     let body = r#"{"query": "plumber water heater Thursday", "top_k": 10, "mode": "lexical"}"#;
     let (status, reply) = daemon.post("/retrieve", body);
     assert_eq!(status, 200, "{reply}");
-    let attached = reply["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["metadata"]["file_path"] == "Mail/voicemail.eml#attachment/voicemail.mp3")
+    let attached = result_for(&reply, "Mail/voicemail.eml#attachment/voicemail.mp3")
         .unwrap_or_else(|| panic!("the attached memo is not heard: {reply}"));
     let start = attached["metadata"]["start"].as_f64().unwrap_or(-1.0);
     assert!((6.0..=10.0).contains(&start), "{attached}");

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use dentate_proto::v1 as pb;
 
-use crate::harness::{index_with, result_paths, shared_corpus, Daemon};
+use crate::harness::{index_with, result_for, result_paths, shared_corpus, Daemon};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn realworld_corpus_acceptance() {
@@ -77,11 +77,7 @@ async fn realworld_corpus_acceptance() {
     ] {
         let (status, reply) = daemon.post("/retrieve", body);
         assert_eq!(status, 200, "{reply}");
-        let hit = reply["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["metadata"]["file_path"] == expected)
+        let hit = result_for(&reply, expected)
             .unwrap_or_else(|| panic!("{expected} not in the top 5: {reply}"));
         assert!(hit["metadata"]["page"].as_u64().unwrap() >= 1, "{hit}");
     }

@@ -201,13 +201,8 @@ fn main() -> anyhow::Result<()> {
     }
 
     // Ctrl-C (or SIGTERM) ends the run at the next batch of files or of texts to embed,
-    // with what is done committed and the summary printed; a second one exits at once.
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register_conditional_shutdown(signal, 130, stop.clone())?;
-        signal_hook::flag::register(signal, stop.clone())?;
-    }
-    options.stop = Some(stop);
+    // with what is done committed and the summary printed.
+    options.stop = Some(stop_on_signals()?);
 
     let bar = progress_bar();
     bar.enable_steady_tick(Duration::from_millis(200));
@@ -284,14 +279,20 @@ fn say(line: &str) {
     let _ = writeln!(std::io::stdout().lock(), "{line}");
 }
 
-/// `--watch`: passes until SIGINT/SIGTERM.
-fn watch(cli: &Cli, options: &IndexOptions) -> anyhow::Result<()> {
+/// A flag that SIGINT and SIGTERM raise; a second signal while stopping exits at once
+/// with [`EXIT_INTERRUPTED`].
+fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        // A second signal while stopping exits at once.
-        signal_hook::flag::register_conditional_shutdown(signal, 130, stop.clone())?;
+        signal_hook::flag::register_conditional_shutdown(signal, EXIT_INTERRUPTED, stop.clone())?;
         signal_hook::flag::register(signal, stop.clone())?;
     }
+    Ok(stop)
+}
+
+/// `--watch`: passes until SIGINT/SIGTERM.
+fn watch(cli: &Cli, options: &IndexOptions) -> anyhow::Result<()> {
+    let stop = stop_on_signals()?;
     let timing = WatchOptions {
         debounce: Duration::from_millis(cli.debounce_ms.max(1)),
         ..WatchOptions::default()

@@ -43,8 +43,6 @@ impl VectorPhases {
     pub fn new(options: &IndexOptions) -> VectorPhases {
         VectorPhases(vec![
             Box::new(TextVectors {
-                models_dir: options.embed.then(|| options.models_dir.clone()),
-                threads: options.threads,
                 options: options.clone(),
             }),
             Box::new(ClipVectors {
@@ -69,10 +67,7 @@ impl VectorPhases {
 
 /// Text vectors of every unit (`title + text` through MiniLM), see `crate::vectors`.
 struct TextVectors {
-    /// `None`: `--no-embed`.
-    models_dir: Option<PathBuf>,
-    threads: usize,
-    /// For its stop flag.
+    /// Its models (`embed` off: `--no-embed`), threads and stop flag.
     options: IndexOptions,
 }
 
@@ -87,7 +82,8 @@ impl VectorPhase for TextVectors {
         summary: &mut RunSummary,
     ) -> Result<(), IndexError> {
         let manifest = &mut *context.manifest;
-        summary.embedding = match &self.models_dir {
+        let models_dir = self.options.embed.then_some(&self.options.models_dir);
+        summary.embedding = match models_dir {
             None => EmbeddingSummary {
                 status: StageStatus::Skipped,
                 message: Some("disabled (--no-embed)".to_string()),
@@ -104,7 +100,7 @@ impl VectorPhase for TextVectors {
                         ..EmbeddingSummary::default()
                     }
                 } else {
-                    match crate::embed::TextEncoder::load(models_dir, self.threads) {
+                    match crate::embed::TextEncoder::load(models_dir, self.options.threads) {
                         Ok(mut encoder) => crate::vectors::embed_phase(
                             context.index,
                             context.fields,

@@ -267,6 +267,14 @@ pub fn eventually(timeout: Duration, mut check: impl FnMut() -> bool) -> bool {
     check()
 }
 
+/// The result of an HTTP `/retrieve` reply whose file path is `path`, if any.
+pub fn result_for<'a>(reply: &'a Value, path: &str) -> Option<&'a Value> {
+    reply["results"]
+        .as_array()?
+        .iter()
+        .find(|r| r["metadata"]["file_path"] == path)
+}
+
 /// File paths of an HTTP `/retrieve` reply, in rank order.
 pub fn result_paths(reply: &Value) -> Vec<String> {
     reply["results"]
