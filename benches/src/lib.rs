@@ -533,6 +533,7 @@ pub fn build_unit_corpus(
                 &record.path,
                 &record.file_id,
                 record.hash.as_deref().unwrap(),
+                index::vector::LEGACY_TEXT_MODEL,
                 &rows,
             )?;
         }

@@ -142,13 +142,14 @@ pub trait StoreWriter: Send {
     fn delete_file(&mut self, file_id: &str, forget: Option<String>) -> Result<(), StoreError>;
     /// Makes everything since the last commit durable and visible, units first.
     fn commit(&mut self) -> Result<(), StoreError>;
-    /// Replaces one file's text vectors, marking them computed for `content_hash`
-    /// (durable on return).
+    /// Replaces one file's text vectors, all made by the text model `model`, marking
+    /// them computed for `content_hash` (durable on return).
     fn put_text_vectors(
         &mut self,
         path: &str,
         file_id: &str,
         content_hash: &str,
+        model: &str,
         vectors: &UnitVectors,
     ) -> Result<(), StoreError>;
 }

@@ -898,6 +898,7 @@ impl StoreWriter for IndexWriter {
         path: &str,
         file_id: &str,
         content_hash: &str,
+        model: &str,
         vectors: &UnitVectors,
     ) -> Result<(), StoreError> {
         let rows: Vec<(String, String, Vec<u8>)> = vectors
@@ -912,7 +913,7 @@ impl StoreWriter for IndexWriter {
             .collect();
         Ok(self
             .manifest_mut()
-            .replace_file_vectors(path, file_id, content_hash, &rows)?)
+            .replace_file_vectors(path, file_id, content_hash, model, &rows)?)
     }
 }
 
@@ -1010,7 +1011,13 @@ mod tests {
         for (i, file) in ["a", "b", "c"].iter().enumerate() {
             let fid = file_id_for(file);
             manifest
-                .replace_file_vectors(file, &fid, "x", &rows(&fid, i as u64 + 1, 3))
+                .replace_file_vectors(
+                    file,
+                    &fid,
+                    "x",
+                    crate::vector::LEGACY_TEXT_MODEL,
+                    &rows(&fid, i as u64 + 1, 3),
+                )
                 .unwrap();
         }
         for quantized in [false, true] {
@@ -1028,11 +1035,25 @@ mod tests {
             let (b, c, d) = (file_id_for("b"), file_id_for("c"), file_id_for("d"));
             let seed = if quantized { 20 } else { 10 };
             manifest
-                .replace_file_vectors("b", &b, "y", &rows(&b, seed, 4))
+                .replace_file_vectors(
+                    "b",
+                    &b,
+                    "y",
+                    crate::vector::LEGACY_TEXT_MODEL,
+                    &rows(&b, seed, 4),
+                )
                 .unwrap();
-            manifest.replace_file_vectors("c", &c, "y", &[]).unwrap();
             manifest
-                .replace_file_vectors("d", &d, "y", &rows(&d, seed + 1, 2))
+                .replace_file_vectors("c", &c, "y", crate::vector::LEGACY_TEXT_MODEL, &[])
+                .unwrap();
+            manifest
+                .replace_file_vectors(
+                    "d",
+                    &d,
+                    "y",
+                    crate::vector::LEGACY_TEXT_MODEL,
+                    &rows(&d, seed + 1, 2),
+                )
                 .unwrap();
             let mut changed = manifest.vector_changes_since(since).unwrap().unwrap();
             changed.sort();
@@ -1278,6 +1299,7 @@ mod tests {
                     path,
                     &id,
                     &format!("hash-{path}"),
+                    crate::vector::LEGACY_TEXT_MODEL,
                     &[(format!("{id}:0"), hash, vector)],
                 )
                 .unwrap();

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::IndexError;
 use crate::stage::StageState;
+use crate::vector::LEGACY_TEXT_MODEL;
 
 /// Status of a file in the manifest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -256,6 +257,18 @@ const COLUMNS: &str = "path, file_id, parent_path, size, mtime_ns, hash, convert
      status, reason, error, file_type, modality, ext, unit_count, units_by_kind, title, \
      author, created, extra, embedded";
 
+/// Adds `vectors.model` to a manifest made before vectors recorded their text model
+/// (its rows keep `NULL`: [`LEGACY_TEXT_MODEL`]).
+fn add_vector_model_column(connection: &Connection) -> rusqlite::Result<()> {
+    let has_model = connection
+        .prepare("SELECT 1 FROM pragma_table_info('vectors') WHERE name = 'model'")?
+        .exists([])?;
+    if !has_model {
+        connection.execute_batch("ALTER TABLE vectors ADD COLUMN model TEXT")?;
+    }
+    Ok(())
+}
+
 impl Manifest {
     /// Opens (creating if needed) the manifest for writing.
     pub fn open(path: &Path) -> Result<Manifest, IndexError> {
@@ -291,7 +304,8 @@ impl Manifest {
                     unit_id TEXT PRIMARY KEY,
                     file_id TEXT NOT NULL,
                     text_hash TEXT NOT NULL,
-                    vector BLOB NOT NULL
+                    vector BLOB NOT NULL,
+                    model TEXT
                  );
                  CREATE INDEX IF NOT EXISTS vectors_file ON vectors(file_id);
                  CREATE TABLE IF NOT EXISTS image_vectors (
@@ -308,6 +322,7 @@ impl Manifest {
                  CREATE TABLE IF NOT EXISTS info (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
             )
             .map_err(|e| IndexError::manifest(path, e))?;
+        add_vector_model_column(&connection).map_err(|e| IndexError::manifest(path, e))?;
         connection
             .execute_batch(crate::activity::SCHEMA)
             .map_err(|e| IndexError::manifest(path, e))?;
@@ -540,36 +555,63 @@ impl Manifest {
             .map_err(IndexError::sql)
     }
 
-    /// Indexed files with units whose vectors are missing or stale: `(path, file_id,
-    /// hash)`.
-    pub fn files_needing_embedding(&self) -> Result<Vec<(String, String, String)>, IndexError> {
+    /// Indexed files with units whose vectors are missing, stale, or made by a text
+    /// model other than `model`: `(path, file_id, hash)`.
+    pub fn files_needing_embedding(
+        &self,
+        model: &str,
+    ) -> Result<Vec<(String, String, String)>, IndexError> {
+        // The marker's suffix after the content hash (see `vector::embedded_marker`).
+        let suffix = crate::vector::embedded_marker("", model);
         let mut statement = self
             .connection
             .prepare(
                 "SELECT path, file_id, COALESCE(hash, '') FROM files \
                  WHERE status = 'indexed' AND unit_count > 0 \
-                 AND (embedded IS NULL OR embedded != COALESCE(hash, '')) ORDER BY path",
+                 AND (embedded IS NULL OR embedded != COALESCE(hash, '') || ?1) ORDER BY path",
             )
             .map_err(IndexError::sql)?;
         let rows = statement
-            .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+            .query_map([suffix], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
             .map_err(IndexError::sql)?
             .collect::<Result<Vec<_>, _>>()
             .map_err(IndexError::sql)?;
         Ok(rows)
     }
 
-    /// Stored vectors of one file: `unit_id → (text_hash, vector bytes)`.
+    /// Stored vectors of one file, whatever their model: `unit_id → (text_hash, vector
+    /// bytes)`.
     pub fn vectors_of_file(
         &self,
         file_id: &str,
     ) -> Result<std::collections::HashMap<String, (String, Vec<u8>)>, IndexError> {
+        self.file_vectors(file_id, None)
+    }
+
+    /// The stored vectors of one file that `model` made (those an embedding pass with
+    /// it may reuse).
+    pub fn vectors_of_file_by(
+        &self,
+        file_id: &str,
+        model: &str,
+    ) -> Result<std::collections::HashMap<String, (String, Vec<u8>)>, IndexError> {
+        self.file_vectors(file_id, Some(model))
+    }
+
+    fn file_vectors(
+        &self,
+        file_id: &str,
+        model: Option<&str>,
+    ) -> Result<std::collections::HashMap<String, (String, Vec<u8>)>, IndexError> {
         let mut statement = self
             .connection
-            .prepare("SELECT unit_id, text_hash, vector FROM vectors WHERE file_id = ?1")
+            .prepare(
+                "SELECT unit_id, text_hash, vector FROM vectors WHERE file_id = ?1 \
+                 AND (?2 IS NULL OR COALESCE(model, ?3) = ?2)",
+            )
             .map_err(IndexError::sql)?;
         let rows = statement
-            .query_map(params![file_id], |row| {
+            .query_map(params![file_id, model, LEGACY_TEXT_MODEL], |row| {
                 Ok((row.get::<_, String>(0)?, (row.get(1)?, row.get(2)?)))
             })
             .map_err(IndexError::sql)?
@@ -578,25 +620,33 @@ impl Manifest {
         Ok(rows)
     }
 
-    /// Any stored vector computed from text with this hash (to avoid re-embedding).
-    pub fn vector_for_text(&self, text_hash: &str) -> Result<Option<Vec<u8>>, IndexError> {
+    /// Any stored vector that `model` computed from text with this hash (to avoid
+    /// re-embedding).
+    pub fn vector_for_text(
+        &self,
+        text_hash: &str,
+        model: &str,
+    ) -> Result<Option<Vec<u8>>, IndexError> {
         self.connection
             .query_row(
-                "SELECT vector FROM vectors WHERE text_hash = ?1 LIMIT 1",
-                params![text_hash],
+                "SELECT vector FROM vectors WHERE text_hash = ?1 \
+                 AND COALESCE(model, ?3) = ?2 LIMIT 1",
+                params![text_hash, model, LEGACY_TEXT_MODEL],
                 |row| row.get(0),
             )
             .optional()
             .map_err(IndexError::sql)
     }
 
-    /// Replaces a file's vectors and marks it embedded for `hash`, in one transaction,
-    /// so a crash leaves either the old or the new complete set.
+    /// Replaces a file's vectors with `rows` (`unit_id, text_hash, vector`), all made by
+    /// `model`, and marks it embedded for `hash` by `model`, in one transaction, so a
+    /// crash leaves either the old or the new complete set.
     pub fn replace_file_vectors(
         &mut self,
         path: &str,
         file_id: &str,
         hash: &str,
+        model: &str,
         rows: &[(String, String, Vec<u8>)],
     ) -> Result<(), IndexError> {
         let transaction = self.connection.transaction().map_err(IndexError::sql)?;
@@ -606,20 +656,20 @@ impl Manifest {
         {
             let mut insert = transaction
                 .prepare(
-                    "INSERT OR REPLACE INTO vectors (unit_id, file_id, text_hash, vector) \
-                     VALUES (?1, ?2, ?3, ?4)",
+                    "INSERT OR REPLACE INTO vectors (unit_id, file_id, text_hash, vector, \
+                     model) VALUES (?1, ?2, ?3, ?4, ?5)",
                 )
                 .map_err(IndexError::sql)?;
             for (unit_id, text_hash, vector) in rows {
                 insert
-                    .execute(params![unit_id, file_id, text_hash, vector])
+                    .execute(params![unit_id, file_id, text_hash, vector, model])
                     .map_err(IndexError::sql)?;
             }
         }
         transaction
             .execute(
                 "UPDATE files SET embedded = ?2 WHERE path = ?1",
-                params![path, hash],
+                params![path, crate::vector::embedded_marker(hash, model)],
             )
             .map_err(IndexError::sql)?;
         bump_generation(&transaction, &[file_id])?;
@@ -943,6 +993,7 @@ mod tests {
                 "a.txt",
                 &old,
                 "h",
+                LEGACY_TEXT_MODEL,
                 &[(format!("{old}:0"), "t0".into(), vec![7; 8])],
             )
             .unwrap();
@@ -1039,7 +1090,7 @@ mod tests {
                 &[],
             )
             .unwrap();
-        let need = |m: &Manifest| m.files_needing_embedding().unwrap();
+        let need = |m: &Manifest| m.files_needing_embedding(LEGACY_TEXT_MODEL).unwrap();
         // Ordered by path.
         assert_eq!(
             need(&manifest),
@@ -1050,7 +1101,13 @@ mod tests {
         );
         // Embedding a file for its current hash takes it off the list.
         manifest
-            .replace_file_vectors(&fresh.path, &fresh.file_id, "h1", &[vector("u1", "t1", 1)])
+            .replace_file_vectors(
+                &fresh.path,
+                &fresh.file_id,
+                "h1",
+                LEGACY_TEXT_MODEL,
+                &[vector("u1", "t1", 1)],
+            )
             .unwrap();
         assert_eq!(
             need(&manifest),
@@ -1069,11 +1126,18 @@ mod tests {
                 &a.path,
                 &a.file_id,
                 "h1",
+                LEGACY_TEXT_MODEL,
                 &[vector("a#1", "t1", 1), vector("a#2", "t2", 2)],
             )
             .unwrap();
         manifest
-            .replace_file_vectors(&b.path, &b.file_id, "h2", &[vector("b#1", "t3", 3)])
+            .replace_file_vectors(
+                &b.path,
+                &b.file_id,
+                "h2",
+                LEGACY_TEXT_MODEL,
+                &[vector("b#1", "t3", 3)],
+            )
             .unwrap();
         let of_a = manifest.vectors_of_file(&a.file_id).unwrap();
         assert_eq!(of_a.len(), 2);
@@ -1083,18 +1147,36 @@ mod tests {
             manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
             Some("h1")
         );
-        assert_eq!(manifest.vector_for_text("t2").unwrap(), Some(vec![2; 8]));
-        assert_eq!(manifest.vector_for_text("t3").unwrap(), Some(vec![3; 8]));
-        assert_eq!(manifest.vector_for_text("nope").unwrap(), None);
+        assert_eq!(
+            manifest.vector_for_text("t2", LEGACY_TEXT_MODEL).unwrap(),
+            Some(vec![2; 8])
+        );
+        assert_eq!(
+            manifest.vector_for_text("t3", LEGACY_TEXT_MODEL).unwrap(),
+            Some(vec![3; 8])
+        );
+        assert_eq!(
+            manifest.vector_for_text("nope", LEGACY_TEXT_MODEL).unwrap(),
+            None
+        );
 
         // A new set replaces the old one entirely: a#2 is gone, b untouched.
         manifest
-            .replace_file_vectors(&a.path, &a.file_id, "h9", &[vector("a#1", "t4", 4)])
+            .replace_file_vectors(
+                &a.path,
+                &a.file_id,
+                "h9",
+                LEGACY_TEXT_MODEL,
+                &[vector("a#1", "t4", 4)],
+            )
             .unwrap();
         let of_a = manifest.vectors_of_file(&a.file_id).unwrap();
         assert_eq!(of_a.len(), 1);
         assert_eq!(of_a["a#1"], ("t4".to_string(), vec![4; 8]));
-        assert_eq!(manifest.vector_for_text("t2").unwrap(), None);
+        assert_eq!(
+            manifest.vector_for_text("t2", LEGACY_TEXT_MODEL).unwrap(),
+            None
+        );
         assert_eq!(manifest.vectors_of_file(&b.file_id).unwrap().len(), 1);
         assert_eq!(
             manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
@@ -1102,6 +1184,82 @@ mod tests {
         );
         assert!(manifest.vectors_of_file("unknown").unwrap().is_empty());
         assert_eq!(manifest.all_vectors().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_new_text_model_re_embeds_every_file_and_reuses_only_its_own_vectors() {
+        let (_dir, mut manifest) = manifest();
+        let a = record("a.pdf", "h1", 2);
+        manifest.apply(std::slice::from_ref(&a), &[]).unwrap();
+        manifest
+            .replace_file_vectors(
+                &a.path,
+                &a.file_id,
+                "h1",
+                LEGACY_TEXT_MODEL,
+                &[vector("a#1", "t1", 1)],
+            )
+            .unwrap();
+        let listed = |m: &Manifest, model: &str| m.files_needing_embedding(model).unwrap().len();
+        assert_eq!(listed(&manifest, LEGACY_TEXT_MODEL), 0);
+        // Another model: the file is embedded again, and the legacy vector is not reused
+        // (though it stays readable, and searchable, until it is replaced).
+        assert_eq!(listed(&manifest, "m-q8"), 1);
+        assert_eq!(manifest.vector_for_text("t1", "m-q8").unwrap(), None);
+        assert!(manifest
+            .vectors_of_file_by(&a.file_id, "m-q8")
+            .unwrap()
+            .is_empty());
+        assert_eq!(
+            manifest
+                .vectors_of_file_by(&a.file_id, LEGACY_TEXT_MODEL)
+                .unwrap()
+                .len(),
+            1
+        );
+        assert_eq!(manifest.vectors_of_file(&a.file_id).unwrap().len(), 1);
+
+        manifest
+            .replace_file_vectors(&a.path, &a.file_id, "h1", "m-q8", &[vector("a#1", "t1", 5)])
+            .unwrap();
+        assert_eq!(
+            manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
+            Some("h1@m-q8")
+        );
+        assert_eq!(listed(&manifest, "m-q8"), 0);
+        assert_eq!(listed(&manifest, LEGACY_TEXT_MODEL), 1);
+        assert_eq!(
+            manifest.vector_for_text("t1", "m-q8").unwrap(),
+            Some(vec![5; 8])
+        );
+        assert_eq!(
+            manifest.vector_for_text("t1", LEGACY_TEXT_MODEL).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn a_manifest_from_before_text_models_gains_the_column_and_keeps_its_vectors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("manifest.sqlite");
+        {
+            let old = Connection::open(&path).unwrap();
+            old.execute_batch(
+                "CREATE TABLE vectors (unit_id TEXT PRIMARY KEY, file_id TEXT NOT NULL, \
+                 text_hash TEXT NOT NULL, vector BLOB NOT NULL);
+                 INSERT INTO vectors VALUES ('a#1', 'fa', 't1', x'0102');",
+            )
+            .unwrap();
+        }
+        let manifest = Manifest::open(&path).unwrap();
+        assert_eq!(
+            manifest.vector_for_text("t1", LEGACY_TEXT_MODEL).unwrap(),
+            Some(vec![1, 2])
+        );
+        assert_eq!(manifest.vector_for_text("t1", "m-q8").unwrap(), None);
+        drop(manifest);
+        // Opening again finds the column and leaves it.
+        Manifest::open(&path).unwrap();
     }
 
     #[test]
@@ -1115,11 +1273,23 @@ mod tests {
             .apply(&[a.clone(), b.clone(), c.clone()], &[])
             .unwrap();
         manifest
-            .replace_file_vectors(&a.path, &a.file_id, "h1", &[vector("a#1", "t1", 1)])
+            .replace_file_vectors(
+                &a.path,
+                &a.file_id,
+                "h1",
+                LEGACY_TEXT_MODEL,
+                &[vector("a#1", "t1", 1)],
+            )
             .unwrap();
         assert_eq!(manifest.vectors_generation().unwrap(), 1);
         manifest
-            .replace_file_vectors(&b.path, &b.file_id, "h2", &[vector("b#1", "t2", 2)])
+            .replace_file_vectors(
+                &b.path,
+                &b.file_id,
+                "h2",
+                LEGACY_TEXT_MODEL,
+                &[vector("b#1", "t2", 2)],
+            )
             .unwrap();
         assert_eq!(manifest.vectors_generation().unwrap(), 2);
         manifest
@@ -1190,11 +1360,18 @@ mod tests {
                 &a.path,
                 &a.file_id,
                 "h1",
+                LEGACY_TEXT_MODEL,
                 &[vector("a#1", "t1", 1), vector("a#2", "t2", 2)],
             )
             .unwrap();
         manifest
-            .replace_file_vectors(&b.path, &b.file_id, "h2", &[vector("b#1", "t3", 3)])
+            .replace_file_vectors(
+                &b.path,
+                &b.file_id,
+                "h2",
+                LEGACY_TEXT_MODEL,
+                &[vector("b#1", "t3", 3)],
+            )
             .unwrap();
         assert_eq!(manifest.embedding_coverage().unwrap(), (3, 5));
         // Vectors of a file that is no longer indexed do not count, nor do its units.

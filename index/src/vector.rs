@@ -27,6 +27,22 @@ pub fn text_hash(text: &str) -> String {
     blake3::hash(text.as_bytes()).to_hex()[..32].to_string()
 }
 
+/// The text model of vectors written before each vector recorded its model: MiniLM's
+/// packaged graph (`models/minilm/model.onnx`).
+pub const LEGACY_TEXT_MODEL: &str = "all-MiniLM-L6-v2-int8";
+
+/// What a file's `embedded` column holds once its text vectors are complete for
+/// `content_hash` under `model`: the bare hash for [`LEGACY_TEXT_MODEL`] (as before
+/// models were recorded), else `hash@model`. A file whose marker differs is embedded
+/// again, so a model change re-embeds every file on the next run.
+pub fn embedded_marker(content_hash: &str, model: &str) -> String {
+    if model == LEGACY_TEXT_MODEL {
+        content_hash.to_string()
+    } else {
+        format!("{content_hash}@{model}")
+    }
+}
+
 /// Little-endian f32 bytes of a vector (the storage format).
 pub fn to_bytes(vector: &[f32]) -> Vec<u8> {
     vector.iter().flat_map(|x| x.to_le_bytes()).collect()
@@ -59,5 +75,7 @@ mod tests {
         assert_eq!(embedding_text("T", "T and more"), "T and more");
         assert_eq!(embedding_text("T", "body"), "T\nbody");
         assert_eq!(text_hash("x").len(), 32);
+        assert_eq!(embedded_marker("h", LEGACY_TEXT_MODEL), "h");
+        assert_eq!(embedded_marker("h", "m-q8"), "h@m-q8");
     }
 }

@@ -1,6 +1,7 @@
-//! Dense text embeddings, offline: all-MiniLM-L6-v2 (int8, 384-d, mean pooling) run by
-//! ONNX Runtime through fastembed, with the model files and the runtime library that
-//! `scripts/fetch-models` extracts from PyPI wheels.
+//! Dense text embeddings, offline: all-MiniLM-L6-v2 (384-d, mean pooling) run by ONNX
+//! Runtime through fastembed, with the model files and the runtime library that
+//! `scripts/fetch-models` extracts from PyPI wheels, and the int8 graph it makes from
+//! them ([`TextModel`]).
 //!
 //! ONNX Runtime is loaded explicitly, once per process ([`runtime`]), so a missing or
 //! wrong library is one clear error instead of a panic on first use.
@@ -14,17 +15,74 @@ use fastembed::{
 pub use index::vector::{embedding_text, from_bytes, normalize, text_hash, to_bytes, TEXT_DIM};
 /// Tokens per text the model sees (longer texts are truncated).
 pub const MAX_TOKENS: usize = 256;
-/// Texts per model call: batches of similar length (see [`TextEncoder::embed`]).
+/// Texts per call into the runtime (see [`TextEncoder::embed`]); each [`TextModel`]
+/// says how many of them make one model batch.
 pub const ENCODER_BATCH: usize = 16;
-/// Name of the text embedding model, recorded with the vectors.
-pub const TEXT_MODEL: &str = "all-MiniLM-L6-v2-int8";
-/// The packaged graph in `<models>/minilm/`: every document vector comes from it.
-pub const DOCUMENT_GRAPH: &str = "model.onnx";
-/// The question-only graph `scripts/make-query-graph` makes from it.
-pub const QUERY_GRAPH: &str = "model-query-q8.onnx";
+/// MiniLM's packaged graph in `<models>/minilm/` (int8-stored, float32-computed).
+pub const PACKAGED_GRAPH: &str = "model.onnx";
+/// The int8 graph `scripts/make-minilm-q8` makes from the packaged weights: text
+/// vectors and questions both come from it when it exists.
+pub const FAST_GRAPH: &str = "model-q8.onnx";
+/// The name recorded with vectors of [`FAST_GRAPH`].
+pub const FAST_TEXT_MODEL: &str = "all-MiniLM-L6-v2-q8";
 
 /// Errors of the text encoder (the models' shared error type).
 pub type EmbedError = crate::onnx::ModelError;
+
+/// A form of the text model: its graph file, the name its vectors are recorded under
+/// (a different name re-embeds an index, see [`index::vector::embedded_marker`]) and
+/// how many texts it embeds per run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextModel {
+    pub graph: &'static str,
+    pub name: &'static str,
+    pub batch: usize,
+}
+
+impl TextModel {
+    /// The packaged graph: float32 compute, padded batches of 16 similar lengths.
+    pub const PACKAGED: TextModel = TextModel {
+        graph: PACKAGED_GRAPH,
+        name: index::vector::LEGACY_TEXT_MODEL,
+        batch: ENCODER_BATCH,
+    };
+    /// The fused int8 graph, one text per run: its activations are quantised with one
+    /// range per run, so alone each vector depends on its own text only (and is the
+    /// closest to the packaged graph's: mean cosine 0.998 on SciFact abstracts); it is
+    /// also no slower than batches at this size.
+    pub const FAST: TextModel = TextModel {
+        graph: FAST_GRAPH,
+        name: FAST_TEXT_MODEL,
+        batch: 1,
+    };
+
+    /// The model texts are embedded with in `models_dir`: [`TextModel::FAST`] when
+    /// `scripts/fetch-models` made its graph, unless `DENTATE_TEXT_GRAPH=packaged`.
+    pub fn for_texts(models_dir: &Path) -> TextModel {
+        Self::choose(models_dir, packaged_by("DENTATE_TEXT_GRAPH"))
+    }
+
+    /// The model questions are embedded with: as [`TextModel::for_texts`], and
+    /// `DENTATE_QUERY_GRAPH=packaged` forces the packaged graph for questions alone.
+    pub fn for_questions(models_dir: &Path) -> TextModel {
+        Self::choose(
+            models_dir,
+            packaged_by("DENTATE_TEXT_GRAPH") || packaged_by("DENTATE_QUERY_GRAPH"),
+        )
+    }
+
+    fn choose(models_dir: &Path, packaged: bool) -> TextModel {
+        if !packaged && models_dir.join("minilm").join(FAST_GRAPH).is_file() {
+            TextModel::FAST
+        } else {
+            TextModel::PACKAGED
+        }
+    }
+}
+
+fn packaged_by(variable: &str) -> bool {
+    std::env::var(variable).is_ok_and(|v| v == "packaged")
+}
 
 /// The models folder of the crate's tests: [`default_models_dir`] when it holds
 /// `part` (a model's subfolder), else the checkout's `models/`.
@@ -59,49 +117,52 @@ pub fn default_models_dir() -> PathBuf {
     local
 }
 
-/// The graph questions are embedded with: [`QUERY_GRAPH`] when it exists and the
-/// packaged graph is not `forced`, else [`DOCUMENT_GRAPH`].
-fn query_graph(models_dir: &Path, forced: bool) -> &'static str {
-    if !forced && models_dir.join("minilm").join(QUERY_GRAPH).is_file() {
-        QUERY_GRAPH
-    } else {
-        DOCUMENT_GRAPH
-    }
-}
-
 /// Loads ONNX Runtime (see [`crate::onnx::runtime`]).
 pub use crate::onnx::runtime;
 
 /// A text encoder: texts in, L2-normalised vectors out.
 pub struct TextEncoder {
     model: TextEmbedding,
+    form: TextModel,
 }
 
 impl TextEncoder {
-    /// Loads MiniLM from `<models>/minilm/` with `threads` intra-op threads (no spinning).
+    /// Loads the text model of [`TextModel::for_texts`] with `threads` intra-op threads
+    /// (no spinning).
     pub fn load(models_dir: &Path, threads: usize) -> Result<TextEncoder, EmbedError> {
-        Self::load_graph(models_dir, threads, DOCUMENT_GRAPH)
+        Self::load_model(models_dir, TextModel::for_texts(models_dir), threads)
     }
 
-    /// The question encoder: [`QUERY_GRAPH`] when `scripts/fetch-models` made it (the
-    /// same weights with fused attention and int8 activations: about 2.8× faster for one
-    /// short question, its vectors within cosine 0.998 of the packaged graph's), else
-    /// the packaged graph; `DENTATE_QUERY_GRAPH=packaged` forces the packaged one.
-    /// Returns the encoder and the graph's file name. Never used for documents.
+    /// The question encoder ([`TextModel::for_questions`]); returns it and its graph's
+    /// file name.
     pub fn load_query(
         models_dir: &Path,
         threads: usize,
     ) -> Result<(TextEncoder, &'static str), EmbedError> {
-        let forced = std::env::var("DENTATE_QUERY_GRAPH").is_ok_and(|v| v == "packaged");
-        let graph = query_graph(models_dir, forced);
-        Ok((Self::load_graph(models_dir, threads, graph)?, graph))
+        let form = TextModel::for_questions(models_dir);
+        Ok((Self::load_model(models_dir, form, threads)?, form.graph))
+    }
+
+    /// Loads one form of the model.
+    pub fn load_model(
+        models_dir: &Path,
+        form: TextModel,
+        threads: usize,
+    ) -> Result<TextEncoder, EmbedError> {
+        let model = Self::load_graph(models_dir, threads, form.graph)?;
+        Ok(TextEncoder { model, form })
+    }
+
+    /// The form of the model this encoder runs.
+    pub fn form(&self) -> TextModel {
+        self.form
     }
 
     fn load_graph(
         models_dir: &Path,
         threads: usize,
         graph: &str,
-    ) -> Result<TextEncoder, EmbedError> {
+    ) -> Result<TextEmbedding, EmbedError> {
         let environment = runtime(models_dir)?;
         let dir = models_dir.join("minilm");
         let read = |name: &str| -> Result<Vec<u8>, EmbedError> {
@@ -122,23 +183,22 @@ impl TextEncoder {
             .with_session_config("session.intra_op.allow_spinning", "0")
             .with_session_config("session.inter_op.allow_spinning", "0")
             .with_execution_providers(vec![crate::onnx::cpu_without_arena()]);
-        let model = TextEmbedding::try_new_from_user_defined(model, options)
-            .map_err(|e| EmbedError::Model(e.to_string()))?;
-        Ok(TextEncoder { model })
+        TextEmbedding::try_new_from_user_defined(model, options)
+            .map_err(|e| EmbedError::Model(e.to_string()))
     }
 
-    /// Embeds texts in batches; every vector has [`TEXT_DIM`] components and unit length,
-    /// in the order of `texts`.
+    /// Embeds texts; every vector has [`TEXT_DIM`] components and unit length, in the
+    /// order of `texts`.
     ///
-    /// Texts are batched by length (shortest first), so a batch pads to about its own
-    /// length rather than to the longest text among them all: less padding computed, and
-    /// small batches keep the runtime's peak memory (attention tensors grow with batch ×
-    /// length²) low.
+    /// Texts go to the runtime shortest first, [`ENCODER_BATCH`] per call, in model
+    /// batches of the form's size: a batch pads to about its own length rather than to
+    /// the longest text among them all (less padding computed), and small batches keep
+    /// the runtime's peak memory (attention tensors grow with batch × length²) low.
     pub fn embed(&mut self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        self.embed_with(texts, ENCODER_BATCH, true)
+        self.embed_with(texts, self.form.batch, true)
     }
 
-    /// [`TextEncoder::embed`] with a batch size, sorted by length or not.
+    /// [`TextEncoder::embed`] with a model batch size, sorted by length or not.
     pub fn embed_with(
         &mut self,
         texts: &[String],
@@ -153,11 +213,12 @@ impl TextEncoder {
             order.sort_by_key(|&i| texts[i].len());
         }
         let mut slots: Vec<Option<Vec<f32>>> = vec![None; texts.len()];
-        for chunk in order.chunks(batch_size.max(1)) {
+        let batch_size = batch_size.max(1);
+        for chunk in order.chunks(batch_size.max(ENCODER_BATCH)) {
             let batch: Vec<&str> = chunk.iter().map(|&i| texts[i].as_str()).collect();
             let vectors = self
                 .model
-                .embed(batch, Some(batch_size.max(1)))
+                .embed(batch, Some(batch_size))
                 .map_err(|e| EmbedError::Model(e.to_string()))?;
             if vectors.len() != chunk.len() {
                 return Err(EmbedError::Model(format!(
@@ -189,24 +250,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn questions_use_the_query_graph_when_it_was_made() {
+    fn texts_and_questions_use_the_fast_graph_when_it_was_made() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("minilm")).unwrap();
-        assert_eq!(query_graph(dir.path(), false), DOCUMENT_GRAPH);
-        std::fs::write(dir.path().join("minilm").join(QUERY_GRAPH), b"x").unwrap();
-        assert_eq!(query_graph(dir.path(), false), QUERY_GRAPH);
-        assert_eq!(query_graph(dir.path(), true), DOCUMENT_GRAPH);
+        assert_eq!(TextModel::choose(dir.path(), false), TextModel::PACKAGED);
+        std::fs::write(dir.path().join("minilm").join(FAST_GRAPH), b"x").unwrap();
+        assert_eq!(TextModel::choose(dir.path(), false), TextModel::FAST);
+        assert_eq!(TextModel::choose(dir.path(), true), TextModel::PACKAGED);
+        assert_ne!(TextModel::FAST.name, TextModel::PACKAGED.name);
 
         let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-        if !models.join("minilm").join(QUERY_GRAPH).is_file() {
-            eprintln!("skipped: no query graph (run scripts/fetch-models)");
+        if !models.join("minilm").join(FAST_GRAPH).is_file() {
+            eprintln!("skipped: no fast graph (run scripts/fetch-models)");
             return;
         }
-        // Its question vectors stay close to the packaged graph's, and rank documents
-        // embedded by the packaged graph the same way.
-        let (mut fast, graph) = TextEncoder::load_query(&models, 1).unwrap();
-        assert_eq!(graph, QUERY_GRAPH);
-        let mut packaged = TextEncoder::load(&models, 1).unwrap();
+        // Its vectors stay close to the packaged graph's, for questions and documents,
+        // and its questions rank documents of either graph the same way (an index made
+        // with the packaged graph is searched until it is embedded again).
+        let mut fast = TextEncoder::load_model(&models, TextModel::FAST, 1).unwrap();
+        let mut packaged = TextEncoder::load_model(&models, TextModel::PACKAGED, 1).unwrap();
+        assert_eq!(fast.form(), TextModel::FAST);
         let questions: Vec<String> = [
             "when is the dentist appointment",
             "how much was the plumber's invoice",
@@ -225,22 +288,27 @@ mod tests {
         .iter()
         .map(|d| d.to_string())
         .collect();
-        let docs = packaged.embed(&documents).unwrap();
+        let cosine = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+        let packaged_docs = packaged.embed(&documents).unwrap();
+        let fast_docs = fast.embed(&documents).unwrap();
+        for (a, b) in fast_docs.iter().zip(&packaged_docs) {
+            assert!(cosine(a, b) > 0.99, "document cosine {}", cosine(a, b));
+        }
+        // One text at a time: a text's vector does not depend on the others embedded
+        // with it.
+        assert_eq!(fast.embed(&documents[1..2]).unwrap()[0], fast_docs[1]);
         for (i, question) in questions.iter().enumerate() {
             let a = &fast.embed(std::slice::from_ref(question)).unwrap()[0];
             let b = &packaged.embed(std::slice::from_ref(question)).unwrap()[0];
-            let cosine: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-            assert!(cosine > 0.99, "{question}: cosine {cosine}");
-            let best = |q: &[f32]| {
+            assert!(cosine(a, b) > 0.99, "{question}: cosine {}", cosine(a, b));
+            let best = |q: &[f32], docs: &[Vec<f32>]| {
                 (0..docs.len())
-                    .max_by(|&x, &y| {
-                        let dot = |d: &[f32]| q.iter().zip(d).map(|(p, r)| p * r).sum::<f32>();
-                        dot(&docs[x]).total_cmp(&dot(&docs[y]))
-                    })
+                    .max_by(|&x, &y| cosine(q, &docs[x]).total_cmp(&cosine(q, &docs[y])))
                     .unwrap()
             };
-            assert_eq!(best(a), i, "{question}");
-            assert_eq!(best(a), best(b), "{question}");
+            assert_eq!(best(a, &fast_docs), i, "{question}");
+            assert_eq!(best(a, &packaged_docs), i, "{question}");
+            assert_eq!(best(b, &packaged_docs), i, "{question}");
         }
     }
 

@@ -12,7 +12,7 @@ use crate::schema::Fields;
 use crate::summary::EmbeddingSummary;
 
 /// Texts gathered across files before the encoder sorts them by length and embeds them
-/// (in batches of `embed::ENCODER_BATCH`); each file is written once all its texts are in.
+/// (see `embed::TextEncoder::embed`); each file is written once all its texts are in.
 const EMBED_BATCH: usize = 256;
 
 struct FileVectors {
@@ -45,6 +45,8 @@ pub fn embed_phase(
     if todo.is_empty() {
         return Ok(summary);
     }
+    // Only vectors of the encoder's own model are reused.
+    let model = encoder.form().name;
     let reader = index.reader()?;
     let searcher = reader.searcher();
     let mut group: Vec<FileVectors> = Vec::new();
@@ -56,7 +58,7 @@ pub fn embed_phase(
             break;
         }
         let units = crate::store::units_of_file(&searcher, fields, &file_id)?;
-        let existing = manifest.vectors_of_file(&file_id)?;
+        let existing = manifest.vectors_of_file_by(&file_id, model)?;
         let mut file = FileVectors {
             path,
             file_id,
@@ -69,7 +71,7 @@ pub fn embed_phase(
             let hash = text_hash(&text);
             let reused = match existing.get(&unit.unit_id) {
                 Some((old_hash, bytes)) if *old_hash == hash => Some(bytes.clone()),
-                _ => manifest.vector_for_text(&hash)?,
+                _ => manifest.vector_for_text(&hash, model)?,
             };
             if reused.is_some() {
                 summary.units_reused += 1;
@@ -131,7 +133,13 @@ fn flush_group(
             .into_iter()
             .filter_map(|(unit_id, hash, bytes)| Some((unit_id, hash, bytes?)))
             .collect();
-        manifest.replace_file_vectors(&file.path, &file.file_id, &file.hash, &rows)?;
+        manifest.replace_file_vectors(
+            &file.path,
+            &file.file_id,
+            &file.hash,
+            encoder.form().name,
+            &rows,
+        )?;
         summary.files += 1;
         progress.file_embedded(&file.path);
     }

@@ -228,6 +228,7 @@ fn put_vectors(writer: &mut IndexWriter, handle: &IndexHandle, record: &FileReco
             &record.path,
             &record.file_id,
             record.hash.as_deref().unwrap(),
+            index::vector::LEGACY_TEXT_MODEL,
             &rows,
         )
         .unwrap();

@@ -216,3 +216,57 @@ fn a_renamed_file_keeps_its_vectors_and_is_not_embedded_again() {
         retrieve(&daemon, query, "dense")
     );
 }
+
+#[test]
+fn an_index_of_the_packaged_graph_is_searched_then_embedded_again_with_the_fast_graph() {
+    let (profile, index_dir) =
+        profile_with(&[("Notes/afternoon.md", PUPPY), ("Notes/budget.md", BUDGET)]);
+    let root = profile.path();
+    if !indexer::embed::default_models_dir()
+        .join("minilm")
+        .join(indexer::embed::FAST_GRAPH)
+        .is_file()
+    {
+        eprintln!("skipped: no fast MiniLM graph (run scripts/fetch-models)");
+        return;
+    }
+    // An index made before the fast graph: the packaged graph's vectors.
+    let output = Command::new(binary("dentate-index"))
+        .arg(root)
+        .arg("--index")
+        .arg(index_dir.path())
+        .arg("--json")
+        .env("DENTATE_TEXT_GRAPH", "packaged")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let old: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(old["embedding"]["model"], "all-MiniLM-L6-v2-int8", "{old}");
+    assert_eq!(old["embedding"]["units_embedded"], 2, "{old}");
+    let before = vectors(index_dir.path());
+
+    // Today's daemon (fast question graph) searches those vectors as they are.
+    let query = "dog playing fetch outdoors";
+    {
+        let daemon = Daemon::start(index_dir.path());
+        assert_eq!(retrieve(&daemon, query, "dense")[0], "Notes/afternoon.md");
+    }
+
+    // The next run embeds every unit again with the fast graph, though no text changed.
+    let new = index(root, index_dir.path());
+    assert_eq!(new["embedding"]["model"], "all-MiniLM-L6-v2-q8", "{new}");
+    assert_eq!(new["embedding"]["units_embedded"], 2, "{new}");
+    assert_eq!(new["embedding"]["units_reused"], 0, "{new}");
+    assert_eq!(new["embedding"]["coverage"], 1.0, "{new}");
+    let after = vectors(index_dir.path());
+    assert_eq!(before.len(), after.len());
+    for ((unit_a, hash_a, a), (unit_b, hash_b, b)) in before.iter().zip(&after) {
+        assert_eq!((unit_a, hash_a), (unit_b, hash_b));
+        let cosine: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+        assert!(a != b && cosine > 0.99, "{unit_a}: cosine {cosine}");
+    }
+    let again = index(root, index_dir.path());
+    assert_eq!(again["embedding"]["units_embedded"], 0, "{again}");
+    let daemon = Daemon::start(index_dir.path());
+    assert_eq!(retrieve(&daemon, query, "dense")[0], "Notes/afternoon.md");
+}

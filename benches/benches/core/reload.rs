@@ -37,7 +37,13 @@ pub(crate) fn reload(c: &mut Criterion) {
             .collect();
         let hash = record.hash.clone().unwrap_or_default();
         manifest
-            .replace_file_vectors(&record.path, &record.file_id, &hash, &rows)
+            .replace_file_vectors(
+                &record.path,
+                &record.file_id,
+                &hash,
+                index::vector::LEGACY_TEXT_MODEL,
+                &rows,
+            )
             .unwrap();
         let changed = manifest
             .vector_changes_since(since)

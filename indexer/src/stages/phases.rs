@@ -92,7 +92,8 @@ impl VectorPhase for TextVectors {
             Some(models_dir) => {
                 let started = Instant::now();
                 manifest.delete_orphan_vectors()?;
-                let needed = manifest.files_needing_embedding()?;
+                let form = crate::embed::TextModel::for_texts(models_dir);
+                let needed = manifest.files_needing_embedding(form.name)?;
                 let mut embedding = if needed.is_empty() {
                     // Nothing to embed: do not even load the model.
                     EmbeddingSummary {
@@ -100,7 +101,8 @@ impl VectorPhase for TextVectors {
                         ..EmbeddingSummary::default()
                     }
                 } else {
-                    match crate::embed::TextEncoder::load(models_dir, self.options.threads) {
+                    let threads = self.options.threads;
+                    match crate::embed::TextEncoder::load_model(models_dir, form, threads) {
                         Ok(mut encoder) => crate::vectors::embed_phase(
                             context.index,
                             context.fields,
@@ -121,7 +123,9 @@ impl VectorPhase for TextVectors {
                 embedding
             }
         };
-        summary.embedding.model = crate::embed::TEXT_MODEL.to_string();
+        summary.embedding.model = crate::embed::TextModel::for_texts(&self.options.models_dir)
+            .name
+            .to_string();
         let (with_vectors, units_total) = manifest.embedding_coverage()?;
         summary.embedding.coverage = if units_total == 0 {
             1.0
