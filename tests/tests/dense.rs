@@ -107,8 +107,9 @@ fn sigkill_during_embedding_then_rerun_gives_the_vectors_of_a_clean_run() {
         "river", "granite", "lantern", "orchard", "violin", "harbour", "meadow", "copper",
         "sparrow", "glacier",
     ];
-    // Enough files for several model batches (64 texts each), so that a kill issued as
-    // soon as the first batch is written lands while later batches are still running.
+    // Enough files for two groups of texts (256 each, written file by file once the
+    // group is embedded), so that a kill issued as soon as the first vectors are written
+    // lands while later ones are still to come.
     const FILES: usize = 400;
     for i in 0..FILES {
         let paragraph: Vec<String> = (0..20)
