@@ -976,6 +976,25 @@ mod tests {
         record
     }
 
+    /// Two vectors for `a` (content `h1`: texts `t1`, `t2`), one for `b` (`h2`: `t3`).
+    fn put_a_and_b(manifest: &mut Manifest, a: &FileRecord, b: &FileRecord) {
+        let two = [vector("a#1", "t1", 1), vector("a#2", "t2", 2)];
+        put(manifest, a, "h1", &two);
+        put(manifest, b, "h2", &[vector("b#1", "t3", 3)]);
+    }
+
+    /// `record`'s vectors, made by the packaged graph, for content `hash`.
+    fn put(
+        manifest: &mut Manifest,
+        record: &FileRecord,
+        hash: &str,
+        rows: &[(String, String, Vec<u8>)],
+    ) {
+        manifest
+            .replace_file_vectors(&record.path, &record.file_id, hash, LEGACY_TEXT_MODEL, rows)
+            .unwrap();
+    }
+
     fn vector(unit: &str, text_hash: &str, byte: u8) -> (String, String, Vec<u8>) {
         (unit.to_string(), text_hash.to_string(), vec![byte; 8])
     }
@@ -1100,15 +1119,7 @@ mod tests {
             ]
         );
         // Embedding a file for its current hash takes it off the list.
-        manifest
-            .replace_file_vectors(
-                &fresh.path,
-                &fresh.file_id,
-                "h1",
-                LEGACY_TEXT_MODEL,
-                &[vector("u1", "t1", 1)],
-            )
-            .unwrap();
+        put(&mut manifest, &fresh, "h1", &[vector("u1", "t1", 1)]);
         assert_eq!(
             need(&manifest),
             vec![(stale.path.clone(), stale.file_id.clone(), "h3".to_string())]
@@ -1121,24 +1132,7 @@ mod tests {
         let a = record("a.pdf", "h1", 2);
         let b = record("b.pdf", "h2", 1);
         manifest.apply(&[a.clone(), b.clone()], &[]).unwrap();
-        manifest
-            .replace_file_vectors(
-                &a.path,
-                &a.file_id,
-                "h1",
-                LEGACY_TEXT_MODEL,
-                &[vector("a#1", "t1", 1), vector("a#2", "t2", 2)],
-            )
-            .unwrap();
-        manifest
-            .replace_file_vectors(
-                &b.path,
-                &b.file_id,
-                "h2",
-                LEGACY_TEXT_MODEL,
-                &[vector("b#1", "t3", 3)],
-            )
-            .unwrap();
+        put_a_and_b(&mut manifest, &a, &b);
         let of_a = manifest.vectors_of_file(&a.file_id).unwrap();
         assert_eq!(of_a.len(), 2);
         assert_eq!(of_a["a#1"], ("t1".to_string(), vec![1; 8]));
@@ -1161,15 +1155,7 @@ mod tests {
         );
 
         // A new set replaces the old one entirely: a#2 is gone, b untouched.
-        manifest
-            .replace_file_vectors(
-                &a.path,
-                &a.file_id,
-                "h9",
-                LEGACY_TEXT_MODEL,
-                &[vector("a#1", "t4", 4)],
-            )
-            .unwrap();
+        put(&mut manifest, &a, "h9", &[vector("a#1", "t4", 4)]);
         let of_a = manifest.vectors_of_file(&a.file_id).unwrap();
         assert_eq!(of_a.len(), 1);
         assert_eq!(of_a["a#1"], ("t4".to_string(), vec![4; 8]));
@@ -1191,15 +1177,7 @@ mod tests {
         let (_dir, mut manifest) = manifest();
         let a = record("a.pdf", "h1", 2);
         manifest.apply(std::slice::from_ref(&a), &[]).unwrap();
-        manifest
-            .replace_file_vectors(
-                &a.path,
-                &a.file_id,
-                "h1",
-                LEGACY_TEXT_MODEL,
-                &[vector("a#1", "t1", 1)],
-            )
-            .unwrap();
+        put(&mut manifest, &a, "h1", &[vector("a#1", "t1", 1)]);
         let listed = |m: &Manifest, model: &str| m.files_needing_embedding(model).unwrap().len();
         assert_eq!(listed(&manifest, LEGACY_TEXT_MODEL), 0);
         // Another model: the file is embedded again, and the legacy vector is not reused
@@ -1272,25 +1250,9 @@ mod tests {
         manifest
             .apply(&[a.clone(), b.clone(), c.clone()], &[])
             .unwrap();
-        manifest
-            .replace_file_vectors(
-                &a.path,
-                &a.file_id,
-                "h1",
-                LEGACY_TEXT_MODEL,
-                &[vector("a#1", "t1", 1)],
-            )
-            .unwrap();
+        put(&mut manifest, &a, "h1", &[vector("a#1", "t1", 1)]);
         assert_eq!(manifest.vectors_generation().unwrap(), 1);
-        manifest
-            .replace_file_vectors(
-                &b.path,
-                &b.file_id,
-                "h2",
-                LEGACY_TEXT_MODEL,
-                &[vector("b#1", "t2", 2)],
-            )
-            .unwrap();
+        put(&mut manifest, &b, "h2", &[vector("b#1", "t2", 2)]);
         assert_eq!(manifest.vectors_generation().unwrap(), 2);
         manifest
             .replace_image_vectors(&c.file_id, "h3", "clip", &[("c#1".to_string(), vec![7; 8])])
@@ -1355,24 +1317,7 @@ mod tests {
         let b = record("b.pdf", "h2", 2);
         manifest.apply(&[a.clone(), b.clone()], &[]).unwrap();
         assert_eq!(manifest.embedding_coverage().unwrap(), (0, 5));
-        manifest
-            .replace_file_vectors(
-                &a.path,
-                &a.file_id,
-                "h1",
-                LEGACY_TEXT_MODEL,
-                &[vector("a#1", "t1", 1), vector("a#2", "t2", 2)],
-            )
-            .unwrap();
-        manifest
-            .replace_file_vectors(
-                &b.path,
-                &b.file_id,
-                "h2",
-                LEGACY_TEXT_MODEL,
-                &[vector("b#1", "t3", 3)],
-            )
-            .unwrap();
+        put_a_and_b(&mut manifest, &a, &b);
         assert_eq!(manifest.embedding_coverage().unwrap(), (3, 5));
         // Vectors of a file that is no longer indexed do not count, nor do its units.
         let mut b_failed = b.clone();
