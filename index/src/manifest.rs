@@ -579,6 +579,22 @@ impl Manifest {
         Ok(rows)
     }
 
+    /// Indexed files whose text vectors are complete for their current content but were
+    /// made by a text model other than `model` (so a run with `model` embeds them again).
+    pub fn files_embedded_by_other_models(&self, model: &str) -> Result<u64, IndexError> {
+        let suffix = crate::vector::embedded_marker("", model);
+        self.connection
+            .query_row(
+                "SELECT COUNT(*) FROM files WHERE status = 'indexed' AND unit_count > 0 \
+                 AND embedded IS NOT NULL AND embedded != COALESCE(hash, '') || ?1 \
+                 AND (embedded = COALESCE(hash, '') OR embedded LIKE COALESCE(hash, '') || '@%')",
+                [suffix],
+                |row| row.get::<_, i64>(0),
+            )
+            .map(|n| n as u64)
+            .map_err(IndexError::sql)
+    }
+
     /// Stored vectors of one file, whatever their model: `unit_id → (text_hash, vector
     /// bytes)`.
     pub fn vectors_of_file(
@@ -1179,7 +1195,10 @@ mod tests {
         manifest.apply(std::slice::from_ref(&a), &[]).unwrap();
         put(&mut manifest, &a, "h1", &[vector("a#1", "t1", 1)]);
         let listed = |m: &Manifest, model: &str| m.files_needing_embedding(model).unwrap().len();
+        let other = |m: &Manifest, model: &str| m.files_embedded_by_other_models(model).unwrap();
         assert_eq!(listed(&manifest, LEGACY_TEXT_MODEL), 0);
+        assert_eq!(other(&manifest, LEGACY_TEXT_MODEL), 0);
+        assert_eq!(other(&manifest, "m-q8"), 1);
         // Another model: the file is embedded again, and the legacy vector is not reused
         // (though it stays readable, and searchable, until it is replaced).
         assert_eq!(listed(&manifest, "m-q8"), 1);
@@ -1206,6 +1225,14 @@ mod tests {
         );
         assert_eq!(listed(&manifest, "m-q8"), 0);
         assert_eq!(listed(&manifest, LEGACY_TEXT_MODEL), 1);
+        assert_eq!(other(&manifest, "m-q8"), 0);
+        assert_eq!(other(&manifest, LEGACY_TEXT_MODEL), 1);
+        // Changed content is stale whatever the model: not counted as another model's.
+        let mut changed = manifest.get(&a.path).unwrap().unwrap();
+        changed.hash = Some("h2".into());
+        manifest.apply(&[changed], &[]).unwrap();
+        assert_eq!(other(&manifest, LEGACY_TEXT_MODEL), 0);
+        assert_eq!(listed(&manifest, "m-q8"), 1);
         assert_eq!(
             manifest.vector_for_text("t1", "m-q8").unwrap(),
             Some(vec![5; 8])

@@ -126,7 +126,15 @@ pub struct EmbeddingSummary {
     pub units_embedded: u64,
     /// Units whose vector was reused because their text was unchanged.
     pub units_reused: u64,
+    /// Files embedded again only because another text model made their vectors (the
+    /// first run after a model change re-embeds the whole index).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub files_of_another_model: u64,
     /// Units with a vector / units in the index, after the run.
     pub coverage: f64,
     pub seconds: f64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

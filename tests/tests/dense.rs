@@ -258,6 +258,7 @@ fn an_index_of_the_packaged_graph_is_searched_then_embedded_again_with_the_fast_
     assert_eq!(new["embedding"]["model"], "all-MiniLM-L6-v2-q8", "{new}");
     assert_eq!(new["embedding"]["units_embedded"], 2, "{new}");
     assert_eq!(new["embedding"]["units_reused"], 0, "{new}");
+    assert_eq!(new["embedding"]["files_of_another_model"], 2, "{new}");
     assert_eq!(new["embedding"]["coverage"], 1.0, "{new}");
     let after = vectors(index_dir.path());
     assert_eq!(before.len(), after.len());
@@ -268,6 +269,10 @@ fn an_index_of_the_packaged_graph_is_searched_then_embedded_again_with_the_fast_
     }
     let again = index(root, index_dir.path());
     assert_eq!(again["embedding"]["units_embedded"], 0, "{again}");
+    assert!(
+        again["embedding"].get("files_of_another_model").is_none(),
+        "{again}"
+    );
     let daemon = Daemon::start(index_dir.path());
     assert_eq!(retrieve(&daemon, query, "dense")[0], "Notes/afternoon.md");
 }

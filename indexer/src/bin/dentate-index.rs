@@ -465,6 +465,13 @@ fn write_summary(out: &mut impl std::io::Write, summary: &RunSummary) -> std::io
         writeln!(out, "activity: {}", events.join(", "))?;
     }
     let embedding = &summary.embedding;
+    if embedding.files_of_another_model > 0 {
+        writeln!(
+            out,
+            "embeddings: {} files embedded again with {} (their vectors were another model's)",
+            embedding.files_of_another_model, embedding.model
+        )?;
+    }
     match embedding.status {
         StageStatus::Done => writeln!(
             out,

@@ -94,6 +94,7 @@ impl VectorPhase for TextVectors {
                 manifest.delete_orphan_vectors()?;
                 let form = crate::embed::TextModel::for_texts(models_dir);
                 let needed = manifest.files_needing_embedding(form.name)?;
+                let of_another_model = manifest.files_embedded_by_other_models(form.name)?;
                 let mut embedding = if needed.is_empty() {
                     // Nothing to embed: do not even load the model.
                     EmbeddingSummary {
@@ -119,6 +120,8 @@ impl VectorPhase for TextVectors {
                         },
                     }
                 };
+                embedding.files_of_another_model = of_another_model
+                    .saturating_sub(manifest.files_embedded_by_other_models(form.name)?);
                 embedding.seconds = started.elapsed().as_secs_f64();
                 embedding
             }
