@@ -141,7 +141,10 @@ pub use crate::onnx::runtime;
 
 /// A text encoder: texts in, L2-normalised vectors out.
 pub struct TextEncoder {
-    model: TextEmbedding,
+    /// One session with all the threads, or (a form that runs one text at a time, with
+    /// several threads) one single-threaded session per thread, each taking its share of
+    /// the texts: at one text per run a session's intra-op threads idle much of the time.
+    models: Vec<TextEmbedding>,
     form: TextModel,
 }
 
@@ -168,8 +171,15 @@ impl TextEncoder {
         form: TextModel,
         threads: usize,
     ) -> Result<TextEncoder, EmbedError> {
-        let model = Self::load_graph(models_dir, threads, form.graph)?;
-        Ok(TextEncoder { model, form })
+        let threads = threads.max(1);
+        let models = if form.batch == 1 {
+            (0..threads)
+                .map(|_| Self::load_graph(models_dir, 1, form.graph))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            vec![Self::load_graph(models_dir, threads, form.graph)?]
+        };
+        Ok(TextEncoder { models, form })
     }
 
     /// The form of the model this encoder runs.
@@ -231,22 +241,43 @@ impl TextEncoder {
         if by_length {
             order.sort_by_key(|&i| texts[i].len());
         }
-        let mut slots: Vec<Option<Vec<f32>>> = vec![None; texts.len()];
         let batch_size = batch_size.max(1);
-        for chunk in order.chunks(batch_size.max(ENCODER_BATCH)) {
-            let batch: Vec<&str> = chunk.iter().map(|&i| texts[i].as_str()).collect();
-            let vectors = self
-                .model
-                .embed(batch, Some(batch_size))
-                .map_err(|e| EmbedError::Model(e.to_string()))?;
-            if vectors.len() != chunk.len() {
-                return Err(EmbedError::Model(format!(
-                    "model returned {} vectors for {} texts",
-                    vectors.len(),
-                    chunk.len()
-                )));
-            }
-            for (&i, vector) in chunk.iter().zip(vectors) {
+        // Every session takes every n-th text of the sorted order, so each gets texts of
+        // all lengths.
+        let sessions = self.models.len().min(texts.len()).max(1);
+        let shares: Vec<Vec<usize>> = (0..sessions)
+            .map(|k| order.iter().skip(k).step_by(sessions).copied().collect())
+            .collect();
+        let embedded: Vec<Result<Share, EmbedError>> = if sessions == 1 {
+            vec![embed_share(
+                &mut self.models[0],
+                texts,
+                &shares[0],
+                batch_size,
+            )]
+        } else {
+            std::thread::scope(|scope| {
+                let workers: Vec<_> = self
+                    .models
+                    .iter_mut()
+                    .zip(&shares)
+                    .map(|(model, share)| {
+                        scope.spawn(move || embed_share(model, texts, share, batch_size))
+                    })
+                    .collect();
+                workers
+                    .into_iter()
+                    .map(|worker| {
+                        worker.join().unwrap_or_else(|_| {
+                            Err(EmbedError::Model("an encoder thread panicked".into()))
+                        })
+                    })
+                    .collect()
+            })
+        };
+        let mut slots: Vec<Option<Vec<f32>>> = vec![None; texts.len()];
+        for share in embedded {
+            for (i, vector) in share? {
                 slots[i] = Some(vector);
             }
         }
@@ -262,6 +293,35 @@ impl TextEncoder {
         }
         Ok(vectors)
     }
+}
+
+/// `(index in the texts, vector)` of one session's share.
+type Share = Vec<(usize, Vec<f32>)>;
+
+/// Embeds `texts[i]` for every `i` of `share`, [`ENCODER_BATCH`] texts per call in model
+/// batches of `batch_size`.
+fn embed_share(
+    model: &mut TextEmbedding,
+    texts: &[String],
+    share: &[usize],
+    batch_size: usize,
+) -> Result<Share, EmbedError> {
+    let mut out = Vec::with_capacity(share.len());
+    for chunk in share.chunks(batch_size.max(ENCODER_BATCH)) {
+        let batch: Vec<&str> = chunk.iter().map(|&i| texts[i].as_str()).collect();
+        let vectors = model
+            .embed(batch, Some(batch_size))
+            .map_err(|e| EmbedError::Model(e.to_string()))?;
+        if vectors.len() != chunk.len() {
+            return Err(EmbedError::Model(format!(
+                "model returned {} vectors for {} texts",
+                vectors.len(),
+                chunk.len()
+            )));
+        }
+        out.extend(chunk.iter().copied().zip(vectors));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -330,8 +390,11 @@ mod tests {
             assert!(cosine(a, b) > 0.99, "document cosine {}", cosine(a, b));
         }
         // One text at a time: a text's vector does not depend on the others embedded
-        // with it.
+        // with it, nor on which of several single-threaded sessions embedded it.
         assert_eq!(fast.embed(&documents[1..2]).unwrap()[0], fast_docs[1]);
+        let mut two = TextEncoder::load_model(&models, TextModel::FAST, 2).unwrap();
+        assert_eq!(two.models.len(), 2);
+        assert_eq!(two.embed(&documents).unwrap(), fast_docs);
         for (i, question) in questions.iter().enumerate() {
             let a = &asker.embed(std::slice::from_ref(question)).unwrap()[0];
             let b = &packaged.embed(std::slice::from_ref(question)).unwrap()[0];
