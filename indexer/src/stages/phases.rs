@@ -83,6 +83,7 @@ impl VectorPhase for TextVectors {
     ) -> Result<(), IndexError> {
         let manifest = &mut *context.manifest;
         let models_dir = self.options.embed.then_some(&self.options.models_dir);
+        let form = crate::embed::TextModel::for_texts(&self.options.models_dir);
         summary.embedding = match models_dir {
             None => EmbeddingSummary {
                 status: StageStatus::Skipped,
@@ -92,7 +93,6 @@ impl VectorPhase for TextVectors {
             Some(models_dir) => {
                 let started = Instant::now();
                 manifest.delete_orphan_vectors()?;
-                let form = crate::embed::TextModel::for_texts(models_dir);
                 let needed = manifest.files_needing_embedding(form.name)?;
                 let of_another_model = manifest.files_embedded_by_other_models(form.name)?;
                 let mut embedding = if needed.is_empty() {
@@ -126,9 +126,7 @@ impl VectorPhase for TextVectors {
                 embedding
             }
         };
-        summary.embedding.model = crate::embed::TextModel::for_texts(&self.options.models_dir)
-            .name
-            .to_string();
+        summary.embedding.model = form.name.to_string();
         let (with_vectors, units_total) = manifest.embedding_coverage()?;
         summary.embedding.coverage = if units_total == 0 {
             1.0
