@@ -28,7 +28,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use base64::Engine as _;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::engine::Engine;
@@ -689,59 +689,94 @@ async fn files_tree(
 ///
 /// `file_info` names the file on disk: an e-mail attachment's is its message's (the
 /// benchmark's annotations name real files), with the attachment in `attachment`.
-pub fn unit_metadata(unit: &StoredUnit) -> [(&'static str, Value); 3] {
-    let parsed = UnitPath::parse(&unit.path);
-    let file_path = parsed.container();
-    let attachment = parsed
-        .is_attachment()
-        .then(|| unit.path[file_path.len() + index::path::ATTACHMENT_MARKER.len()..].to_string());
-    let name = file_path.rsplit('/').next().unwrap_or(file_path);
-    let file_type = match attachment {
-        Some(_) => name.rsplit_once('.').map_or("", |(_, e)| e).to_lowercase(),
-        None if unit.ext.is_empty() => unit.file_type.as_str().to_string(),
-        None => unit.ext.clone(),
-    };
-    let mut segment_info = Map::new();
-    segment_info.insert("segment_indices".into(), json!([unit.ordinal]));
-    if let Some(page) = unit.locator.page {
-        segment_info.insert("page_numbers".into(), json!([page]));
+pub struct UnitMetadata<'a> {
+    pub file_info: FileInfo<'a>,
+    pub segment_info: SegmentInfo,
+    pub chunk_meta: ChunkMeta,
+}
+
+#[derive(Serialize)]
+pub struct FileInfo<'a> {
+    pub file_id: u64,
+    pub file_path: &'a str,
+    pub file_type: String,
+    pub file_name: &'a str,
+    pub file_modality: converters::Modality,
+    /// The attachment's name inside its container, for a unit of an attachment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attachment: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+pub struct SegmentInfo {
+    pub segment_indices: [u64; 1],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_numbers: Option<[u32; 1]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_ranges: Option<[TimeRange; 1]>,
+}
+
+#[derive(Serialize)]
+pub struct TimeRange {
+    pub start: f64,
+    pub end: f64,
+}
+
+#[derive(Serialize)]
+pub struct ChunkMeta {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub chunk_index: u64,
+    pub char_count: usize,
+    pub token_count: usize,
+}
+
+impl<'a> UnitMetadata<'a> {
+    pub fn of(unit: &'a StoredUnit) -> Self {
+        let parsed = UnitPath::parse(&unit.path);
+        let file_path = parsed.container();
+        let attachment = parsed
+            .is_attachment()
+            .then(|| &unit.path[file_path.len() + index::path::ATTACHMENT_MARKER.len()..]);
+        let name = file_path.rsplit('/').next().unwrap_or(file_path);
+        let file_type = match attachment {
+            Some(_) => name.rsplit_once('.').map_or("", |(_, e)| e).to_lowercase(),
+            None if unit.ext.is_empty() => unit.file_type.as_str().to_string(),
+            None => unit.ext.clone(),
+        };
+        let file_id = match attachment {
+            Some(_) => numeric_id(&index::file_id_for(file_path)),
+            None => numeric_id(&unit.file_id),
+        };
+        let summary = unit.kind == converters::UnitKind::Metadata && unit.title == "summary";
+        UnitMetadata {
+            file_info: FileInfo {
+                file_id,
+                file_path,
+                file_type,
+                file_name: name,
+                file_modality: unit.modality,
+                attachment,
+            },
+            segment_info: SegmentInfo {
+                segment_indices: [unit.ordinal],
+                page_numbers: unit.locator.page.map(|page| [page]),
+                time_ranges: match (unit.locator.t_start_ms, unit.locator.t_end_ms) {
+                    (Some(a), Some(b)) => Some([TimeRange {
+                        start: a as f64 / 1000.0,
+                        end: b as f64 / 1000.0,
+                    }]),
+                    _ => None,
+                },
+            },
+            chunk_meta: ChunkMeta {
+                kind: if summary { "summary" } else { "content" },
+                chunk_index: unit.ordinal,
+                char_count: unit.text.chars().count(),
+                token_count: converters::approx_tokens(&unit.text),
+            },
+        }
     }
-    if let (Some(a), Some(b)) = (unit.locator.t_start_ms, unit.locator.t_end_ms) {
-        segment_info.insert(
-            "time_ranges".into(),
-            json!([{ "start": a as f64 / 1000.0, "end": b as f64 / 1000.0 }]),
-        );
-    }
-    let summary = unit.kind == converters::UnitKind::Metadata && unit.title == "summary";
-    [
-        ("file_info", {
-            let file_id = match attachment {
-                Some(_) => index::file_id_for(file_path),
-                None => unit.file_id.clone(),
-            };
-            let mut info = json!({
-                "file_id": numeric_id(&file_id),
-                "file_path": file_path,
-                "file_type": file_type,
-                "file_name": name,
-                "file_modality": unit.modality,
-            });
-            if let Some(inner) = attachment {
-                info["attachment"] = json!(inner);
-            }
-            info
-        }),
-        ("segment_info", Value::Object(segment_info)),
-        (
-            "chunk_meta",
-            json!({
-                "type": if summary { "summary" } else { "content" },
-                "chunk_index": unit.ordinal,
-                "char_count": unit.text.chars().count(),
-                "token_count": converters::approx_tokens(&unit.text),
-            }),
-        ),
-    ]
 }
 
 #[cfg(test)]

@@ -45,10 +45,12 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 
-use crate::engine::{Engine, UnitHit};
+use crate::activity::rank::ActivitySummary;
+use crate::engine::Engine;
+use crate::hit_json::{Hits, SearchR1};
 use crate::query::{Mode, SearchParams};
 use crate::web::{run_blocking, HttpError};
 
@@ -199,85 +201,25 @@ impl RetrieveBody {
     }
 }
 
-/// Metadata of a unit in the HippoCamp reply shape.
-fn metadata_of(hit: &UnitHit) -> Map<String, Value> {
-    let unit = &hit.unit;
-    let name = index::UnitPath::parse(&unit.path).name();
-    let mut meta = Map::new();
-    meta.insert("file_path".into(), json!(unit.path));
-    meta.insert("file_name".into(), json!(name));
-    meta.insert(
-        "file_type".into(),
-        json!(if unit.ext.is_empty() {
-            unit.file_type.as_str()
-        } else {
-            unit.ext.as_str()
-        }),
-    );
-    meta.insert("modality".into(), json!(unit.modality));
-    meta.insert("kind".into(), json!(unit.kind));
-    meta.insert("content_time".into(), json!(unit.content_time_text));
-    if !unit.title.is_empty() {
-        meta.insert("title".into(), json!(unit.title));
-    }
-    meta.insert("snippet".into(), json!(hit.snippet));
-    let locator = &unit.locator;
-    let mut put = |key: &str, value: Option<Value>| {
-        if let Some(value) = value {
-            meta.insert(key.to_string(), value);
-        }
-    };
-    put("page", locator.page.map(|v| json!(v)));
-    put("page_label", locator.page_label.as_ref().map(|v| json!(v)));
-    put("slide", locator.slide.map(|v| json!(v)));
-    put("sheet", locator.sheet.as_ref().map(|v| json!(v)));
-    put("row_start", locator.row_start.map(|v| json!(v)));
-    put("row_end", locator.row_end.map(|v| json!(v)));
-    put("line_start", locator.line_start.map(|v| json!(v)));
-    put("line_end", locator.line_end.map(|v| json!(v)));
-    put(
-        "start",
-        locator.t_start_ms.map(|v| json!(v as f64 / 1000.0)),
-    );
-    put("end", locator.t_end_ms.map(|v| json!(v as f64 / 1000.0)));
-    put("part", locator.part.as_ref().map(|v| json!(v)));
-    put("event_uid", locator.event_uid.as_ref().map(|v| json!(v)));
-    if !hit.signals.is_empty() {
-        meta.insert("explain".into(), json!(hit.signals));
-    }
-    if hit.is_context {
-        meta.insert("context".into(), json!(true));
-    }
-    // HippoCamp's own pipeline reads the nested form.
-    for (key, value) in crate::hippocamp::unit_metadata(unit) {
-        meta.insert(key.into(), value);
-    }
-    meta
+/// The reply of `/retrieve` and `/search`.
+#[derive(Serialize)]
+struct RetrieveReply<'a> {
+    results: Hits<'a>,
+    query: &'a str,
+    reranked: bool,
+    took_ms: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'static str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    explain: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    activity: Option<&'a ActivitySummary>,
+    /// Search-R1's lists, one per query (with `queries`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<Vec<SearchR1<'a>>>,
 }
 
-fn hippocamp_result(hit: &UnitHit) -> Value {
-    json!({
-        "id": hit.unit.unit_id,
-        "text": hit.unit.text,
-        "score": hit.score,
-        "metadata": Value::Object(metadata_of(hit)),
-    })
-}
-
-fn search_r1_result(hit: &UnitHit) -> Value {
-    let mut document = metadata_of(hit);
-    document.insert("id".into(), json!(hit.unit.unit_id));
-    document.insert(
-        "contents".into(),
-        json!(format!("{}\n{}", hit.unit.path, hit.unit.text)),
-    );
-    json!({ "document": document, "score": hit.score })
-}
-
-async fn retrieve(
-    State(engine): State<Arc<Engine>>,
-    body: Bytes,
-) -> Result<Json<Value>, HttpError> {
+async fn retrieve(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Response, HttpError> {
     let request = RetrieveBody::parse(&body)?;
     let queries = request.queries()?;
     let mut all_params = Vec::new();
@@ -292,44 +234,53 @@ async fn retrieve(
     })
     .await?;
     let first = &outcomes[0];
-    let mut reply = json!({
-        "results": first.units.iter().map(hippocamp_result).collect::<Vec<_>>(),
-        "query": queries[0],
-        "reranked": false,
-        "took_ms": first.took_ms,
-    });
-    if request.rerank == Some(true) {
-        reply["note"] =
-            json!("rerank requested; no reranker is available, results are in retrieval order");
-    }
-    if !first.notes.is_empty() {
-        reply["explain"] = json!(first.notes);
-    }
-    if let Some(activity) = &first.activity {
-        reply["activity"] = json!(activity);
-    }
-    if request.queries.is_some() {
-        let with_scores = request.return_scores.unwrap_or(true);
-        reply["result"] = json!(outcomes
-            .iter()
-            .map(|o| o
-                .units
+    let with_scores = request.return_scores.unwrap_or(true);
+    let reply = RetrieveReply {
+        results: Hits(&first.units),
+        query: &queries[0],
+        reranked: false,
+        took_ms: first.took_ms,
+        note: (request.rerank == Some(true)).then_some(
+            "rerank requested; no reranker is available, results are in retrieval order",
+        ),
+        explain: &first.notes,
+        activity: first.activity.as_ref(),
+        result: request.queries.is_some().then(|| {
+            outcomes
                 .iter()
-                .map(|u| if with_scores {
-                    search_r1_result(u)
-                } else {
-                    search_r1_result(u)["document"].clone()
+                .map(|o| SearchR1 {
+                    hits: &o.units,
+                    with_scores,
                 })
-                .collect::<Vec<_>>())
-            .collect::<Vec<_>>());
-    }
-    Ok(Json(reply))
+                .collect()
+        }),
+    };
+    Ok(Json(reply).into_response())
+}
+
+/// The reply of `/api/search`: files with their best units.
+#[derive(Serialize)]
+struct GroupedReply<'a> {
+    files: Vec<GroupedFile<'a>>,
+    query: &'a str,
+    total_units: u64,
+    took_ms: f64,
+    explain: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    activity: Option<&'a ActivitySummary>,
+}
+
+#[derive(Serialize)]
+struct GroupedFile<'a> {
+    file: &'a index::FileRecord,
+    score: f32,
+    units: Hits<'a>,
 }
 
 async fn grouped_search(
     State(engine): State<Arc<Engine>>,
     body: Bytes,
-) -> Result<Json<Value>, HttpError> {
+) -> Result<Response, HttpError> {
     let request = RetrieveBody::parse(&body)?;
     let queries = request.queries()?;
     if queries.len() != 1 {
@@ -337,28 +288,23 @@ async fn grouped_search(
     }
     let params = request.params(queries[0].clone())?;
     let outcome = run_blocking(&engine, move |e| e.search(params)).await?;
-    let files: Vec<Value> = outcome
-        .files
-        .iter()
-        .map(|f| {
-            json!({
-                "file": f.file,
-                "score": f.score,
-                "units": f.units.iter().map(hippocamp_result).collect::<Vec<_>>(),
+    let reply = GroupedReply {
+        files: outcome
+            .files
+            .iter()
+            .map(|f| GroupedFile {
+                file: &f.file,
+                score: f.score,
+                units: Hits(&f.units),
             })
-        })
-        .collect();
-    let mut reply = json!({
-        "files": files,
-        "query": queries[0],
-        "total_units": outcome.total_units,
-        "took_ms": outcome.took_ms,
-        "explain": outcome.notes,
-    });
-    if let Some(activity) = &outcome.activity {
-        reply["activity"] = json!(activity);
-    }
-    Ok(Json(reply))
+            .collect(),
+        query: &queries[0],
+        total_units: outcome.total_units,
+        took_ms: outcome.took_ms,
+        explain: &outcome.notes,
+        activity: outcome.activity.as_ref(),
+    };
+    Ok(Json(reply).into_response())
 }
 
 #[derive(Debug, Deserialize)]

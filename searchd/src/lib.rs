@@ -20,6 +20,7 @@ pub mod grpc;
 pub mod grpc_profiles;
 pub mod guard;
 pub mod hippocamp;
+pub mod hit_json;
 pub mod host_check;
 pub mod http;
 pub mod limits;
