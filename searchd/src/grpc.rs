@@ -70,7 +70,10 @@ fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
             match pb::Fusion::try_from(request.fusion).unwrap_or_default() {
                 pb::Fusion::Weighted => crate::query::FusionKind::Weighted,
                 pb::Fusion::Dbsf => crate::query::FusionKind::Dbsf,
-                pb::Fusion::Rrf | pb::Fusion::Unspecified => crate::query::FusionKind::Rrf,
+                pb::Fusion::Rrf => crate::query::FusionKind::Rrf,
+                pb::Fusion::Unspecified => {
+                    crate::query::FusionKind::unnamed(request.rrf_k, request.lexical_weight)
+                }
             },
             request.rrf_k,
             request.lexical_weight,

@@ -109,7 +109,8 @@ struct RetrieveBody {
     extensions: Vec<String>,
     time_start: Option<i64>,
     time_end: Option<i64>,
-    /// `rrf` (default), `weighted` or `dbsf`.
+    /// `dbsf` (default), `rrf` (default when `rrf_k` is given) or `weighted` (default
+    /// when `lexical_weight` is given).
     fusion: Option<String>,
     /// Planner priors to switch off: "time", "whose", "folders", "people",
     /// "weekday_sense", "activity", "diversify", "all".
@@ -182,7 +183,13 @@ impl RetrieveBody {
             time_start: self.time_start,
             time_end: self.time_end,
             mode: Mode::parse(self.mode.as_deref().unwrap_or(""))?,
-            fusion: match crate::query::FusionKind::parse(self.fusion.as_deref().unwrap_or("rrf")) {
+            fusion: match self.fusion.as_deref().map_or(
+                Some(crate::query::FusionKind::unnamed(
+                    self.rrf_k,
+                    self.lexical_weight,
+                )),
+                crate::query::FusionKind::parse,
+            ) {
                 Some(kind) => crate::query::fusion_of(kind, self.rrf_k, self.lexical_weight),
                 None => {
                     return Err(bad_request(format!(
@@ -431,6 +438,33 @@ mod tests {
         }
         let defaults = body(r#"{"query": "q"}"#).params("q".into()).unwrap();
         assert_eq!(defaults.top_k, crate::query::DEFAULT_TOP_K);
+    }
+
+    #[test]
+    fn fusion_is_dbsf_unless_named_or_implied_by_its_parameter() {
+        use crate::fusion::Fusion;
+        let fusion = |json: &str| body(json).params("q".into()).unwrap().fusion;
+        assert_eq!(fusion(r#"{"query": "q"}"#), Fusion::Dbsf);
+        assert_eq!(
+            fusion(r#"{"query": "q", "rrf_k": 20}"#),
+            Fusion::Rrf { k: 20.0 }
+        );
+        assert_eq!(
+            fusion(r#"{"query": "q", "lexical_weight": 0.3}"#),
+            Fusion::Weighted {
+                lexical_weight: 0.3
+            }
+        );
+        assert_eq!(
+            fusion(r#"{"query": "q", "fusion": "rrf"}"#),
+            Fusion::Rrf {
+                k: crate::fusion::DEFAULT_RRF_K
+            }
+        );
+        assert_eq!(
+            fusion(r#"{"query": "q", "fusion": "dbsf", "rrf_k": 20}"#),
+            Fusion::Dbsf
+        );
     }
 
     #[test]

@@ -5,11 +5,11 @@
 //! the grouping then read the plan; none of them reads the question text again.
 //! `explain` lists the plan's decisions.
 
-use index::api::{LexicalRequest, SearchSnapshot, UnitFilter};
+use index::api::{LexicalField, LexicalRequest, LexicalSignal, SearchSnapshot, UnitFilter};
 
 use crate::engine::Engine;
 use crate::error::SearchError;
-use crate::planner::{is_first_person, people_in, PEOPLE_BOOST};
+use crate::planner::{is_first_person, names_a_participant, people_in, PEOPLE_BOOST};
 use crate::query::{lexical_query, people_signal, Mode, SearchParams};
 use crate::timeparse::TimeIntent;
 
@@ -78,7 +78,12 @@ impl Engine {
         if !params.planner.people {
             retrieval_notes.push("people: off".to_string());
         } else if let Some(lexical) = lexical.as_mut() {
-            let names = people_in(&params.query);
+            let (names, not_people) = participants_among(snapshot, people_in(&params.query))?;
+            if !not_people.is_empty() {
+                retrieval_notes.push(format!(
+                    "people: {not_people:?} names no sender, recipient, organizer or attendee; not boosted"
+                ));
+            }
             if let Some(signal) = people_signal(&names, PEOPLE_BOOST) {
                 retrieval_notes.push(format!(
                     "people: {names:?} → meta (participants, attendees) terms [{}] ×{PEOPLE_BOOST}",
@@ -171,4 +176,48 @@ impl Engine {
         }
         Ok((time, first_person, notes))
     }
+}
+
+/// Units of a name's kinds the people check reads.
+const PARTICIPANT_CHECK_DEPTH: usize = 20;
+
+/// Splits the capitalised words a question names into the profile's people (some e-mail
+/// or calendar event has them as a sender, recipient, organizer or attendee) and the
+/// rest (places, projects, titles: "Belfast", "River Run"), which the people prior must
+/// not boost: the `meta` field it searches also holds subjects and locations.
+fn participants_among(
+    snapshot: &dyn SearchSnapshot,
+    names: Vec<String>,
+) -> Result<(Vec<String>, Vec<String>), SearchError> {
+    let filter = UnitFilter {
+        kinds: vec!["message".into(), "event".into()],
+        ..UnitFilter::default()
+    };
+    let (mut people, mut others) = (Vec::new(), Vec::new());
+    for name in names {
+        let Some(signal) = people_signal(std::slice::from_ref(&name), 1.0) else {
+            others.push(name);
+            continue;
+        };
+        let request = LexicalRequest {
+            signals: vec![LexicalSignal {
+                field: LexicalField::Meta,
+                ..signal
+            }],
+        };
+        let found = snapshot.lexical(&request, &filter, PARTICIPANT_CHECK_DEPTH)?;
+        let mut named = false;
+        for (key, _) in found.hits {
+            if names_a_participant(&snapshot.shared_unit(key)?.fields, &name) {
+                named = true;
+                break;
+            }
+        }
+        if named {
+            people.push(name);
+        } else {
+            others.push(name);
+        }
+    }
+    Ok((people, others))
 }

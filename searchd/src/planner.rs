@@ -197,6 +197,44 @@ pub fn people_in(query: &str) -> Vec<String> {
     out
 }
 
+/// The structured fields that name a message's or an event's people.
+pub const PARTICIPANT_FIELDS: [&str; 5] = ["from", "to", "cc", "organizer", "attendees"];
+
+/// Whether one of a unit's [`PARTICIPANT_FIELDS`] has `name` as a word (case and
+/// accents aside): "Aoife" in `Aoife Devlin <aoife@example.ie>`, not in a subject.
+pub fn names_a_participant(
+    fields: &std::collections::BTreeMap<String, String>,
+    name: &str,
+) -> bool {
+    let name = fold_name(name);
+    PARTICIPANT_FIELDS.iter().any(|key| {
+        fields.get(*key).is_some_and(|value| {
+            value
+                .split(|c: char| !c.is_alphanumeric() && !matches!(c, '-' | '\'' | '’'))
+                .any(|word| fold_name(word) == name)
+        })
+    })
+}
+
+/// A name for comparison: lower case, common Latin accents dropped, letters and digits
+/// only ("Tomás Ferreira" and "tomas ferreira" are one name).
+pub fn fold_name(name: &str) -> String {
+    name.to_lowercase()
+        .chars()
+        .map(|c| match c {
+            'á' | 'à' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+            'é' | 'è' | 'ê' | 'ë' => 'e',
+            'í' | 'ì' | 'î' | 'ï' => 'i',
+            'ó' | 'ò' | 'ô' | 'õ' | 'ö' | 'ø' => 'o',
+            'ú' | 'ù' | 'û' | 'ü' => 'u',
+            'ç' => 'c',
+            'ñ' => 'n',
+            c => c,
+        })
+        .filter(|c| c.is_alphanumeric())
+        .collect()
+}
+
 /// The facts about a unit the priors look at.
 #[derive(Debug, Clone, Default)]
 pub struct UnitFacts<'a> {
@@ -468,6 +506,26 @@ mod tests {
         assert!(PlannerSwitches::NAMES.contains(&"people"));
         assert_eq!(folder_of("Mail/Inbox/x.eml#attachment/a.pdf"), "Mail/Inbox");
         assert_eq!(folder_of("top.txt"), "");
+    }
+
+    #[test]
+    fn participants_are_named_in_people_fields_only() {
+        let fields: std::collections::BTreeMap<String, String> = [
+            ("from", "Aoife Ní Bhriain <aoife@example.ie>"),
+            ("to", "\"O'Brien, Séan\" <sean@example.ie>, ros@example.org"),
+            ("subject", "Belfast trip"),
+            ("location", "Galway"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert!(names_a_participant(&fields, "Aoife"));
+        assert!(names_a_participant(&fields, "Sean"));
+        assert!(names_a_participant(&fields, "O'Brien"));
+        assert!(names_a_participant(&fields, "ros"));
+        assert!(!names_a_participant(&fields, "Belfast"));
+        assert!(!names_a_participant(&fields, "Galway"));
+        assert!(!names_a_participant(&fields, "Aoif"));
     }
 
     #[test]

@@ -139,6 +139,19 @@ impl FusionKind {
             _ => None,
         }
     }
+
+    /// The fusion of a request that names none: RRF when it gives `rrf_k`, weighted
+    /// when it gives `lexical_weight`, else DBSF (the default, see
+    /// [`crate::fusion::Fusion::default`]).
+    pub fn unnamed(rrf_k: Option<f32>, lexical_weight: Option<f32>) -> FusionKind {
+        if rrf_k.is_some() {
+            FusionKind::Rrf
+        } else if lexical_weight.is_some() {
+            FusionKind::Weighted
+        } else {
+            FusionKind::Dbsf
+        }
+    }
 }
 
 /// The fusion a request asks for, the defaults filled in: weighted with its lexical

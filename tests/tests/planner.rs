@@ -188,6 +188,30 @@ fn timeline_context_and_people() {
             notes.iter().any(|n| n.starts_with("people: [\"Gareth\"]")),
             "{notes:?}"
         );
+        // A capitalised word that names no participant (a place here) is not boosted.
+        let place = client
+            .search(pb::SearchRequest {
+                query: "what did Gareth say about the shop in Bristol".into(),
+                explain: true,
+                mode: pb::SearchMode::Lexical as i32,
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let notes = place.explain.unwrap().notes;
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("people: [\"Bristol\"] names no sender")),
+            "{notes:?}"
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("people: [\"Gareth\"] →")),
+            "{notes:?}"
+        );
         let off = client
             .search(pb::SearchRequest {
                 query: "what did Gareth say about the VAT return".into(),

@@ -93,7 +93,7 @@ fn a_profile_synced_to_qdrant_is_served_like_the_embedded_index() {
             QUESTIONS.len()
         );
     }
-    // Fusion by Qdrant (one Query API request, RRF on the server) finds the same
+    // Fusion by Qdrant (one Query API request, DBSF on the server by default) finds the same
     // first files as the daemon's fusion, and explain says who fused.
     let mut fused_args = backend.to_vec();
     fused_args.extend(["--qdrant-fusion", "server"]);

@@ -85,7 +85,7 @@ struct Cli {
     /// Retrieval mode passed to the daemon (default: the server's default).
     #[arg(long, value_enum)]
     mode: Option<ModeArg>,
-    /// How hybrid lists are fused (default: the server's default, RRF).
+    /// How hybrid lists are fused (default: the server's default, DBSF).
     #[arg(long, value_enum)]
     fusion: Option<FusionArg>,
     /// Planner priors to switch off for ablation (time, whose, folders, people, weekday_sense, activity, diversify, all); repeatable.

@@ -7,6 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
+use crate::planner::fold_name;
+
 use super::evidence::{Evidence, EvidenceList};
 use super::input::UnitSample;
 
@@ -171,32 +173,13 @@ fn ranked(tallies: HashMap<String, Tally>, top: usize) -> Vec<Person> {
     people.into_iter().take(top).map(|(_, p)| p).collect()
 }
 
-/// A name for comparison: lower case, common Latin accents dropped, letters and digits
-/// only ("Tomás Ferreira" and "tomas ferreira" are one name).
-fn fold(name: &str) -> String {
-    name.to_lowercase()
-        .chars()
-        .map(|c| match c {
-            'á' | 'à' | 'â' | 'ã' | 'ä' | 'å' => 'a',
-            'é' | 'è' | 'ê' | 'ë' => 'e',
-            'í' | 'ì' | 'î' | 'ï' => 'i',
-            'ó' | 'ò' | 'ô' | 'õ' | 'ö' | 'ø' => 'o',
-            'ú' | 'ù' | 'û' | 'ü' => 'u',
-            'ç' => 'c',
-            'ñ' => 'n',
-            c => c,
-        })
-        .filter(|c| c.is_alphanumeric())
-        .collect()
-}
-
 /// The names given with an address (folded).
 fn names_of(units: &[&UnitSample], address: &str) -> Vec<String> {
     let mut names: Vec<String> = units
         .iter()
         .flat_map(|u| people_of(u))
         .filter(|(_, name, a, _)| a == address && !name.is_empty())
-        .map(|(_, name, ..)| fold(&name))
+        .map(|(_, name, ..)| fold_name(&name))
         .collect();
     names.sort();
     names.dedup();
@@ -257,7 +240,7 @@ pub fn people(
         let mentions: Vec<_> = people_of(unit)
             .into_iter()
             .filter(|(key, name, ..)| {
-                Some(key) != owner.as_ref() && !owner_names.contains(&fold(name))
+                Some(key) != owner.as_ref() && !owner_names.contains(&fold_name(name))
             })
             .collect();
         if mentions.is_empty() {
