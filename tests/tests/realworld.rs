@@ -100,12 +100,15 @@ async fn realworld_corpus_acceptance() {
             r#"{"query": "LinnSequencer 32 Track MIDI Sequence Recorder", "top_k": 3, "mode": "lexical"}"#,
         );
         assert_eq!(status, 200, "{reply}");
-        let top = &reply["results"][0]["metadata"];
-        assert_eq!(
-            top["file_path"], "Documents/Scans/LinnSequencer brochure (scan).pdf",
-            "{reply}"
-        );
-        assert_eq!(top["page"], 1, "{reply}");
+        // The brochure's typed transcript in Notes/ holds the same words, so either may
+        // come first; the scan's page is found by its OCR text either way.
+        const SCAN: &str = "Documents/Scans/LinnSequencer brochure (scan).pdf";
+        const TRANSCRIPT: &str = "Notes/LinnSequencer brochure transcript.txt";
+        let hit = result_for(&reply, SCAN)
+            .unwrap_or_else(|| panic!("the scanned page is not in the top 3: {reply}"));
+        assert_eq!(hit["metadata"]["page"], 1, "{reply}");
+        let first = &result_paths(&reply)[0];
+        assert!(first == SCAN || first == TRANSCRIPT, "{reply}");
     }
 
     // Visual tags with WordNet's broader terms: the harbour photo shows ships.
