@@ -9,7 +9,8 @@
 //! average drop `(s_0 − s_{n-1}) / (n − 1)`. A break is where a run of above-average drops
 //! ends — a local maximum of the curve's distance below the straight line between its
 //! ends, Weaviate's criterion. It is *large* only when the biggest drop of its run is at
-//! least [`MIN_BREAK`] of the top score and [`OVER_AVERAGE`] times the average of the
+//! least [`MIN_BREAK`] of the top score ([`MIN_BREAK_DBSF`] on DBSF's curves, see
+//! [`min_break`]) and [`OVER_AVERAGE`] times the average of the
 //! other drops, so a smoothly decreasing or merely noisy curve is never cut. `autocut: N` keeps the results
 //! before the N-th large break.
 
@@ -21,6 +22,20 @@ use crate::grouping::group_by_file;
 
 /// The smallest drop, as a fraction of the top score, that counts as a large break.
 pub const MIN_BREAK: f32 = 0.15;
+/// The same on the curves of DBSF-fused hybrid rankings. DBSF sums two lists' scores
+/// each mapped onto [0, 1], so its top file (found by both lists) stands on a higher
+/// base and the same evidence gap is a smaller share of it. Measured on both evaluation
+/// profiles (`docs/benchmarks.md`, "Autocut over DBSF"): F1@5 with `autocut: 1` rises on
+/// both at 0.10 and falls on both at 0.20.
+pub const MIN_BREAK_DBSF: f32 = 0.10;
+
+/// The [`MIN_BREAK`] for a ranking made in `mode` with `fusion`.
+pub fn min_break(mode: crate::query::Mode, fusion: crate::fusion::Fusion) -> f32 {
+    match (mode, fusion) {
+        (crate::query::Mode::Hybrid, crate::fusion::Fusion::Dbsf) => MIN_BREAK_DBSF,
+        _ => MIN_BREAK,
+    }
+}
 /// A large break's drop is also at least this many times the average of the curve's
 /// other drops (a straight or merely noisy curve has no break).
 pub const OVER_AVERAGE: f32 = 2.0;
@@ -47,14 +62,15 @@ impl Cutoff {
 
     /// How many files of a file ranking (scores best first) to return at most: those
     /// scoring at least `min_score`, and of those the ones before the `autocut`-th large
-    /// break of the curve of the first `max(top_k, CURVE_FILES)` files.
-    pub fn file_limit(&self, scores: &[f32], top_k: usize) -> usize {
+    /// break of the curve of the first `max(top_k, CURVE_FILES)` files; a break is a drop
+    /// of at least `min_break` of the top score ([`min_break`]).
+    pub fn file_limit(&self, scores: &[f32], top_k: usize, min_break: f32) -> usize {
         let above = match self.min_score {
             Some(min) => scores.iter().take_while(|&&s| s >= min).count(),
             None => scores.len(),
         };
         let curve = &scores[..above.min(top_k.max(CURVE_FILES))];
-        let kept = autocut(curve, self.autocut);
+        let kept = autocut_at(curve, self.autocut, min_break);
         if kept < curve.len() {
             kept
         } else {
@@ -70,6 +86,7 @@ impl Cutoff {
         &self,
         hits: Vec<(String, f32, T)>,
         top_k: usize,
+        min_break: f32,
     ) -> (Vec<T>, usize, usize) {
         let hits: Vec<(String, f32, T)> = match self.min_score {
             Some(min) => hits.into_iter().filter(|h| h.1 >= min).collect(),
@@ -80,7 +97,7 @@ impl Cutoff {
                 .map(|(file, score, _)| (file.clone(), *score, ())),
         );
         let scores: Vec<f32> = files.iter().map(|f| f.score).collect();
-        let limit = self.file_limit(&scores, top_k);
+        let limit = self.file_limit(&scores, top_k, min_break);
         let kept: HashSet<&str> = files
             .iter()
             .take(limit)
@@ -132,6 +149,11 @@ impl AutocutOption {
 /// How many of `scores` (best first) come before the `jumps`-th large break; all of
 /// them when the curve has fewer breaks. `jumps` 0 keeps everything.
 pub fn autocut(scores: &[f32], jumps: u32) -> usize {
+    autocut_at(scores, jumps, MIN_BREAK)
+}
+
+/// [`autocut`] with breaks of at least `min_break` of the top score.
+pub fn autocut_at(scores: &[f32], jumps: u32, min_break: f32) -> usize {
     let n = scores.len();
     if jumps == 0 || n < 3 {
         // Two results are no curve: nothing says which side of a break either is on.
@@ -149,7 +171,7 @@ pub fn autocut(scores: &[f32], jumps: u32) -> usize {
     // Large: against the top score and against the average of all the other drops.
     let large = |d: f32| {
         let others = (spread - d) / (n - 2) as f32;
-        d >= MIN_BREAK * top && d >= OVER_AVERAGE * others
+        d >= min_break * top && d >= OVER_AVERAGE * others
     };
     let mut seen = 0;
     for i in 1..n - 1 {
@@ -246,25 +268,42 @@ mod tests {
     }
 
     #[test]
+    fn dbsf_curves_break_at_a_smaller_share_of_the_top() {
+        use crate::fusion::Fusion;
+        use crate::query::Mode;
+        // A drop of 12 % of the top score: a break on a DBSF curve, not on others.
+        let curve = [1.8, 1.58, 1.55, 1.53, 1.51, 1.49];
+        assert_eq!(min_break(Mode::Hybrid, Fusion::Dbsf), MIN_BREAK_DBSF);
+        assert_eq!(min_break(Mode::Lexical, Fusion::Dbsf), MIN_BREAK);
+        assert_eq!(min_break(Mode::Hybrid, Fusion::Rrf { k: 60.0 }), MIN_BREAK);
+        let cut = Cutoff {
+            autocut: 1,
+            min_score: None,
+        };
+        assert_eq!(cut.file_limit(&curve, 5, MIN_BREAK_DBSF), 1);
+        assert_eq!(cut.file_limit(&curve, 5, MIN_BREAK), 6);
+    }
+
+    #[test]
     fn min_score_comes_first_then_autocut() {
         let curve = [0.9, 0.85, 0.4, 0.35, 0.1];
         let min_only = Cutoff {
             autocut: 0,
             min_score: Some(0.3),
         };
-        assert_eq!(min_only.file_limit(&curve, 5), 4);
+        assert_eq!(min_only.file_limit(&curve, 5, MIN_BREAK), 4);
         let both = Cutoff {
             autocut: 1,
             min_score: Some(0.3),
         };
-        assert_eq!(both.file_limit(&curve, 5), 2);
-        assert_eq!(Cutoff::default().file_limit(&curve, 5), 5);
+        assert_eq!(both.file_limit(&curve, 5, MIN_BREAK), 2);
+        assert_eq!(Cutoff::default().file_limit(&curve, 5, MIN_BREAK), 5);
         assert!(Cutoff::default().is_off() && !both.is_off());
         let none = Cutoff {
             autocut: 0,
             min_score: Some(2.0),
         };
-        assert_eq!(none.file_limit(&curve, 5), 0);
+        assert_eq!(none.file_limit(&curve, 5, MIN_BREAK), 0);
     }
 
     #[test]
@@ -277,9 +316,9 @@ mod tests {
             min_score: None,
         };
         // top_k 1 still sees the break after two files.
-        assert_eq!(cut.file_limit(&curve, 1), 2);
+        assert_eq!(cut.file_limit(&curve, 1, MIN_BREAK), 2);
         let flat: Vec<f32> = (0..30).map(|i| 1.0 - 0.01 * i as f32).collect();
-        assert_eq!(cut.file_limit(&flat, 5), 30);
+        assert_eq!(cut.file_limit(&flat, 5, MIN_BREAK), 30);
     }
 
     #[test]
@@ -311,15 +350,15 @@ mod tests {
             autocut: 1,
             min_score: None,
         };
-        let (items, kept, of) = cut.cut_units(hits.clone(), 5);
+        let (items, kept, of) = cut.cut_units(hits.clone(), 5, MIN_BREAK);
         assert_eq!((items, kept, of), (vec![1, 2, 4], 1, 5));
         let min_only = Cutoff {
             autocut: 0,
             min_score: Some(0.37),
         };
-        let (items, kept, of) = min_only.cut_units(hits.clone(), 5);
+        let (items, kept, of) = min_only.cut_units(hits.clone(), 5, MIN_BREAK);
         assert_eq!((items, kept, of), (vec![1, 2, 3, 5], 3, 3));
-        let (items, ..) = Cutoff::default().cut_units(hits, 5);
+        let (items, ..) = Cutoff::default().cut_units(hits, 5, MIN_BREAK);
         assert_eq!(items, vec![1, 2, 3, 4, 5, 6, 7]);
     }
 }

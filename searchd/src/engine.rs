@@ -678,7 +678,8 @@ impl Engine {
         let mut wanted = params.top_k;
         if !params.cutoff.is_off() {
             let scores: Vec<f32> = scored.iter().map(|g| g.score).collect();
-            wanted = wanted.min(params.cutoff.file_limit(&scores, params.top_k));
+            let min_break = crate::cutoff::min_break(plan.mode, params.fusion);
+            wanted = wanted.min(params.cutoff.file_limit(&scores, params.top_k, min_break));
             let shown = params.top_k.min(scores.len());
             notes.push(params.cutoff.note("files", wanted.min(shown), shown));
         }
@@ -790,7 +791,8 @@ impl Engine {
             for hit in hits {
                 keyed.push((snapshot.file_id(hit.key)?, hit.score, hit));
             }
-            let (kept, kept_files, all_files) = cutoff.cut_units(keyed, params.top_k);
+            let min_break = crate::cutoff::min_break(plan.mode, params.fusion);
+            let (kept, kept_files, all_files) = cutoff.cut_units(keyed, params.top_k, min_break);
             notes.push(cutoff.note("files", kept_files, all_files));
             hits = kept;
             hits.truncate(params.top_k);
