@@ -305,6 +305,21 @@ pub trait SearchSnapshot {
         k: usize,
         filter: &UnitFilter,
     ) -> Result<Vec<(UnitKey, f32)>, StoreError>;
+    /// [`SearchSnapshot::vectors`] when only the best `exact` of the `k` need exact
+    /// scores (a fusion depth of 200 for a top-10 answer): a backend that scores
+    /// approximately first (int8 rows) may hand back the rest with their approximate
+    /// scores, never above the exact ones, and skip rescoring them.
+    fn vectors_exact_top(
+        &self,
+        space: VectorSpace<'_>,
+        query: &[f32],
+        k: usize,
+        exact: usize,
+        filter: &UnitFilter,
+    ) -> Result<Vec<(UnitKey, f32)>, StoreError> {
+        let _ = exact;
+        self.vectors(space, query, k, filter)
+    }
     /// The unit behind a key.
     fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError>;
     /// The unit behind a key, shared (backends that keep decoded units hand them out

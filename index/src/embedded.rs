@@ -568,6 +568,27 @@ pub fn rescore(
     hits
 }
 
+/// [`rescore`] of the first `checked` approximate hits only (best first by approximate
+/// score); the others follow them with their approximate scores, each capped at the
+/// lowest rescored score so that the list stays sorted, in approximate order.
+pub fn rescore_top(
+    mut hits: Vec<TextHit>,
+    query: &[f32],
+    k: usize,
+    checked: usize,
+    exact: impl Fn(&str) -> Option<Vec<f32>>,
+) -> Vec<TextHit> {
+    let rest = hits.split_off(checked.min(hits.len()));
+    let mut out = rescore(hits, query, checked, exact);
+    let floor = out.last().map_or(f32::INFINITY, |h| h.score);
+    out.extend(rest.into_iter().map(|mut hit| {
+        hit.score = hit.score.min(floor);
+        hit
+    }));
+    out.truncate(k);
+    out
+}
+
 /// How often the daemon checks the manifest for new vectors.
 const RELOAD_CHECK: Duration = Duration::from_secs(2);
 
@@ -695,23 +716,31 @@ impl EmbeddedVectors {
 
     /// The `k` text vectors nearest to `query` among the units `filter` lets through,
     /// with their units' addresses in `searcher`; a vector whose unit left the index or
-    /// changed since it was computed is dropped.
+    /// changed since it was computed is dropped. Over int8 rows the best `exact` are
+    /// exact (rescored from the stored vectors of [`rescore_depth`] candidates); the
+    /// rest of the `k` keep their approximate scores (see [`rescore_top`]).
     pub fn text_search(
         &self,
         searcher: &Searcher,
         query: &[f32],
         k: usize,
+        exact: usize,
         filter: &UnitFilter,
     ) -> Result<Vec<(DocAddress, TextHit)>, StoreError> {
         let allowed = self.allowed_units(searcher, filter)?;
         let store = self.with_manifest(|m| self.text.get(m))?;
         let hits = if store.is_quantized() {
             // int8 scores pick the candidates; their stored vectors decide.
-            let candidates = store.search(query, rescore_depth(k), allowed.as_ref());
-            let ids: Vec<&str> = candidates.iter().map(|h| h.unit_id.as_str()).collect();
-            let exact = self.with_manifest(|m| m.vectors_by_unit_ids(&ids))?;
-            rescore(candidates, query, k, |id| {
-                exact.get(id).and_then(|b| from_bytes(b))
+            let checked = rescore_depth(exact.min(k));
+            let candidates = store.search(query, checked.max(k), allowed.as_ref());
+            let ids: Vec<&str> = candidates
+                .iter()
+                .take(checked)
+                .map(|h| h.unit_id.as_str())
+                .collect();
+            let vectors = self.with_manifest(|m| m.vectors_by_unit_ids(&ids))?;
+            rescore_top(candidates, query, k, checked, |id| {
+                vectors.get(id).and_then(|b| from_bytes(b))
             })
         } else {
             store.search(query, k, allowed.as_ref())
@@ -796,7 +825,7 @@ impl VectorSearch for EmbeddedVectors {
         let searcher = self.reader.searcher();
         match space {
             VectorSpace::Text => Ok(self
-                .text_search(&searcher, query, k, filter)?
+                .text_search(&searcher, query, k, k, filter)?
                 .into_iter()
                 .map(|(_, hit)| VectorHit {
                     unit_id: hit.unit_id,
@@ -1196,6 +1225,50 @@ mod tests {
             let got: HashSet<String> = rescored.into_iter().map(|h| h.unit_id).collect();
             wanted += exact.len();
             found += exact.iter().filter(|(id, _)| got.contains(id)).count();
+        }
+        let recall = found as f64 / wanted as f64;
+        assert!(recall >= 0.98, "recall@10 {recall}");
+    }
+
+    #[test]
+    fn only_the_top_is_rescored_and_the_rest_stays_below_it() {
+        let dim = TEXT_DIM;
+        let vectors = random_vectors(11, 3000, dim, None);
+        let mut int8 = ExactStore::text().quantized();
+        for (row, v) in vectors.iter().enumerate() {
+            int8.push(format!("u{row}"), format!("f{row}"), String::new(), v);
+        }
+        let reads = std::cell::Cell::new(0);
+        let by_id = |id: &str| {
+            reads.set(reads.get() + 1);
+            vectors.get(id[1..].parse::<usize>().ok()?).cloned()
+        };
+        let (mut found, mut wanted) = (0, 0);
+        for q in 0..50 {
+            let query = &random_vectors(2000 + q, 1, dim, None)[0];
+            let checked = rescore_depth(10);
+            let approximate = int8.search(query, 200, None);
+            let order: Vec<String> = approximate.iter().map(|h| h.unit_id.clone()).collect();
+            reads.set(0);
+            let hits = rescore_top(approximate, query, 200, checked, by_id);
+            assert_eq!(reads.get(), checked, "only the top is read");
+            assert_eq!(hits.len(), 200);
+            // Sorted; the first `checked` exact, the rest in approximate order.
+            assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+            for hit in &hits[..checked] {
+                assert_eq!(hit.score, dot(query, &by_id(&hit.unit_id).unwrap()));
+            }
+            let rest: Vec<&String> = hits[checked..].iter().map(|h| &h.unit_id).collect();
+            let expected: Vec<&String> = order[checked..].iter().collect();
+            assert_eq!(rest, expected);
+            // The exact top 10 are among the rescored ones, in the first 10.
+            let exact = naive_top(&vectors, query, 10, None);
+            let got: HashSet<&str> = hits[..10].iter().map(|h| h.unit_id.as_str()).collect();
+            wanted += exact.len();
+            found += exact
+                .iter()
+                .filter(|(id, _)| got.contains(id.as_str()))
+                .count();
         }
         let recall = found as f64 / wanted as f64;
         assert!(recall >= 0.98, "recall@10 {recall}");

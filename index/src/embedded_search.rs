@@ -277,11 +277,22 @@ impl SearchSnapshot for EmbeddedSnapshot<'_> {
         k: usize,
         filter: &UnitFilter,
     ) -> Result<Vec<(UnitKey, f32)>, StoreError> {
+        self.vectors_exact_top(space, query, k, k, filter)
+    }
+
+    fn vectors_exact_top(
+        &self,
+        space: VectorSpace<'_>,
+        query: &[f32],
+        k: usize,
+        exact: usize,
+        filter: &UnitFilter,
+    ) -> Result<Vec<(UnitKey, f32)>, StoreError> {
         // Checked against this snapshot's searcher: the addresses are its keys.
         let vectors = self.backend.load_vectors()?;
         Ok(match space {
             VectorSpace::Text => vectors
-                .text_search(&self.searcher, query, k, filter)?
+                .text_search(&self.searcher, query, k, exact, filter)?
                 .into_iter()
                 .map(|(address, hit)| (key_of(address), hit.score))
                 .collect(),

@@ -394,7 +394,7 @@ impl Engine {
 
         // Dense candidates, filtered before scoring, stale vectors dropped.
         let mut dense_hits =
-            self.dense_candidates(snapshot, plan, pending, limit.max(FUSION_DEPTH))?;
+            self.dense_candidates(snapshot, plan, pending, limit.max(FUSION_DEPTH), limit)?;
         self.add_activity_candidates(snapshot, plan, &mut dense_hits, false)?;
         let image_hits = self.image_candidates(snapshot, plan, limit.max(FUSION_DEPTH))?;
         if total == 0 {
@@ -513,20 +513,29 @@ impl Engine {
         Ok(snapshot.vectors(space, &query, depth, filter)?)
     }
 
-    /// Dense hits: `(key, cosine)`, best first, for the embedding `pending` started.
-    /// The backend drops vectors of units that left the index or changed since.
+    /// Dense hits: `(key, cosine)`, best first, for the embedding `pending` started;
+    /// the best `exact` with exact scores (the rest of the fusion depth may be
+    /// approximate). The backend drops vectors of units that left the index or
+    /// changed since.
     fn dense_candidates(
         &self,
         snapshot: &dyn SearchSnapshot,
         plan: &QueryPlan,
         pending: Option<crate::dense::PendingVector>,
         depth: usize,
+        exact: usize,
     ) -> Result<Vec<(UnitKey, f32)>, SearchError> {
         let (Some(dense), Some(pending)) = (&self.dense, pending) else {
             return Ok(Vec::new());
         };
         let query_vector = dense.finish(pending)?;
-        Ok(snapshot.vectors(VectorSpace::Text, &query_vector, depth, &plan.filter)?)
+        Ok(snapshot.vectors_exact_top(
+            VectorSpace::Text,
+            &query_vector,
+            depth,
+            exact,
+            &plan.filter,
+        )?)
     }
 
     fn unit_hit(

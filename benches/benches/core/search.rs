@@ -97,12 +97,13 @@ pub(crate) fn query_group(c: &mut Criterion) {
         let engine = &fixture.get().expect("fixture").1;
         let mut rng = Rng::new(0x7777);
         let (mut found, mut wanted) = (0usize, 0usize);
-        let top = |engine: &Engine, q: &str| -> Vec<String> {
+        let (mut found_hybrid, mut wanted_hybrid) = (0usize, 0usize);
+        let top_in = |engine: &Engine, q: &str, mode: Mode| -> Vec<String> {
             engine
                 .retrieve(SearchParams {
                     query: q.to_string(),
                     top_k: 10,
-                    mode: Mode::Dense,
+                    mode,
                     ..SearchParams::default()
                 })
                 .expect("retrieve")
@@ -111,20 +112,27 @@ pub(crate) fn query_group(c: &mut Criterion) {
                 .map(|u| u.unit.unit_id)
                 .collect()
         };
+        let top = |engine: &Engine, q: &str| top_in(engine, q, Mode::Dense);
         for _ in 0..latency_queries() {
             let q = query(&mut rng, &vocab);
             let want = top(exact, &q);
             let got = top(engine, &q);
             wanted += want.len();
             found += want.iter().filter(|id| got.contains(id)).count();
+            // Hybrid: the fusion depth's lower dense ranks keep int8 scores.
+            let want = top_in(exact, &q, Mode::Hybrid);
+            let got = top_in(engine, &q, Mode::Hybrid);
+            wanted_hybrid += want.len();
+            found_hybrid += want.iter().filter(|id| got.contains(id)).count();
         }
         let (p50, p99) = latency(latency_queries(), &mut Rng::new(0x5152), &vocab, |q| {
             retrieve(exact, q, Mode::Dense);
         });
         println!(
-            "query, {} units: int8 rows + exact rescoring vs float32 rows: recall@10 {:.4} over {} queries; float32 dense p50 {p50:.2} ms p99 {p99:.2} ms",
+            "query, {} units: int8 rows + exact rescoring vs float32 rows: recall@10 {:.4} (hybrid {:.4}) over {} queries; float32 dense p50 {p50:.2} ms p99 {p99:.2} ms",
             corpus.stats.units,
             found as f64 / wanted.max(1) as f64,
+            found_hybrid as f64 / wanted_hybrid.max(1) as f64,
             latency_queries()
         );
     }
