@@ -29,6 +29,7 @@ pub mod fuzz;
 mod image;
 mod mail;
 mod meta;
+pub mod name_date;
 mod office;
 mod panic_capture;
 mod pdf;

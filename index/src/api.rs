@@ -345,7 +345,12 @@ pub trait SearchSnapshot {
         request: &LexicalRequest,
         key: UnitKey,
     ) -> Result<std::collections::BTreeMap<String, f64>, StoreError>;
-    /// The newest content time of any unit.
+    /// The profile's "now" for relative dates: the newest content time that a unit's
+    /// content gives itself (an e-mail's date, an event's start, a photo's EXIF: a content
+    /// time other than its file's modification time), or, when no unit has one, the newest
+    /// content time of any unit. A profile copied without its modification times
+    /// (an archive, a clone, `cp`) has every undated unit at the copy's date, which
+    /// would put "in September" in the wrong year.
     fn newest_content_time(&self) -> Result<Option<i64>, StoreError>;
     /// Lexical and text-vector candidates fused by the backend itself in one request,
     /// `(key, fused score)` best first; `None` when this backend leaves fusion to the

@@ -4,7 +4,7 @@
 //! [`EmbeddedVectors`], files and units from [`EmbeddedUnits`].
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{
@@ -104,6 +104,8 @@ pub struct EmbeddedBackend {
     decoded: UnitCache,
     /// Loaded on first use (dense, hybrid or image search), then kept fresh.
     vectors: OnceLock<EmbeddedVectors>,
+    /// [`SearchSnapshot::newest_content_time`] of one searcher generation.
+    newest: Mutex<Option<(u64, Option<i64>)>>,
 }
 
 impl EmbeddedBackend {
@@ -116,6 +118,7 @@ impl EmbeddedBackend {
             units,
             decoded: UnitCache::default(),
             vectors: OnceLock::new(),
+            newest: Mutex::new(None),
         })
     }
 
@@ -392,15 +395,75 @@ impl SearchSnapshot for EmbeddedSnapshot<'_> {
     }
 
     fn newest_content_time(&self) -> Result<Option<i64>, StoreError> {
-        let newest = self
-            .searcher
-            .search(
-                &AllQuery,
-                &TopDocs::with_limit(1).order_by_fast_field::<i64>("content_time", Order::Desc),
-            )
-            .map_err(IndexError::from)?;
-        Ok(newest.first().and_then(|(t, _)| *t))
+        let generation = self.searcher.generation().generation_id();
+        let mut kept = self
+            .backend
+            .newest
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some((kept_generation, newest)) = *kept {
+            if kept_generation == generation {
+                return Ok(newest);
+            }
+        }
+        let newest = newest_dated_content(&self.searcher)?;
+        *kept = Some((generation, newest));
+        Ok(newest)
     }
+}
+
+/// Modification times within this of the newest count as one copy of the profile.
+const COPY_WINDOW_SECONDS: i64 = 86_400;
+
+/// The profile's "now" ([`SearchSnapshot::newest_content_time`]): the newest content
+/// time of any unit, unless the profile looks copied without its modification times
+/// (at least half of the units' files modified within [`COPY_WINDOW_SECONDS`] of the
+/// newest) and some unit is dated by its content (a content time other than its
+/// file's modification time) before that copy: then the newest such date (dates after
+/// the copy, such as events planned ahead, are left out). Two passes
+/// over three fast fields, once per searcher generation (a few milliseconds per
+/// million units).
+fn newest_dated_content(searcher: &Searcher) -> Result<Option<i64>, IndexError> {
+    let columns = searcher
+        .segment_readers()
+        .iter()
+        .map(|segment| {
+            let fast = segment.fast_fields();
+            Ok((segment, fast.i64("content_time")?, fast.i64("modified")?))
+        })
+        .collect::<Result<Vec<_>, tantivy::TantivyError>>()?;
+    let live_times = || {
+        columns.iter().flat_map(|(segment, content, modified)| {
+            let alive = segment.alive_bitset();
+            (0..segment.max_doc())
+                .filter(move |&doc| alive.is_none_or(|a| a.is_alive(doc)))
+                .filter_map(move |doc| Some((content.first(doc)?, modified.first(doc)?)))
+        })
+    };
+    let (mut any, mut newest_modified, mut units) = (None, None, 0usize);
+    for (content, modified) in live_times() {
+        any = any.max(Some(content));
+        newest_modified = newest_modified.max(Some(modified));
+        units += 1;
+    }
+    let Some(newest_modified) = newest_modified else {
+        return Ok(any);
+    };
+    let copied_at = newest_modified - COPY_WINDOW_SECONDS;
+    let (mut recent, mut dated) = (0usize, None);
+    for (content, modified) in live_times() {
+        if modified >= copied_at {
+            recent += 1;
+        }
+        if content != modified && content < copied_at {
+            dated = dated.max(Some(content));
+        }
+    }
+    Ok(if recent * 2 >= units && dated.is_some() {
+        dated
+    } else {
+        any
+    })
 }
 
 #[cfg(test)]
@@ -535,5 +598,48 @@ mod tests {
         assert_eq!(weights.keys().collect::<Vec<_>>(), ["budget"]);
         let stats = backend.stats().unwrap();
         assert_eq!((stats.totals.indexed, stats.units), (2, 3));
+    }
+
+    #[test]
+    fn a_copied_profile_is_dated_by_its_content_not_by_the_copy() {
+        let index_of = |files: &[(&str, Vec<Unit>, u32)]| {
+            let profile = tempfile::tempdir().unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let layout = IndexLayout::new(dir.path());
+            let mut writer = IndexWriter::open(&layout, profile.path(), 1, 15_000_000).unwrap();
+            for (path, units, modified) in files {
+                writer
+                    .add_file(record(path, units.len() as u32), units, at(*modified))
+                    .unwrap();
+            }
+            writer.commit().unwrap();
+            drop(writer.finish().unwrap());
+            let backend = EmbeddedBackend::open(IndexHandle::open(dir.path()).unwrap()).unwrap();
+            let newest = backend.snapshot().unwrap().newest_content_time().unwrap();
+            newest
+        };
+        let undated = |text: &str| Unit::new(UnitKind::Span, Locator::default(), text);
+        // Copied on day 28: every file modified then; the mail and the event carry their
+        // own dates (days 5 and 9), the note none; an event planned for day 30 is ahead.
+        let copied = [
+            ("Mail/a.eml", vec![span("mail", 5)], 28),
+            (
+                "Calendar/c.ics",
+                vec![span("event", 9), span("plan", 30)],
+                28,
+            ),
+            ("Notes/n.txt", vec![undated("note")], 28),
+        ];
+        assert_eq!(index_of(&copied), Some(at(9).timestamp()));
+        // Modification times that follow the story: the newest content time, as before.
+        let kept = [
+            ("Mail/a.eml", vec![span("mail", 5)], 5),
+            ("Calendar/c.ics", vec![span("event", 9)], 10),
+            ("Notes/n.txt", vec![undated("note")], 12),
+        ];
+        assert_eq!(index_of(&kept), Some(at(12).timestamp()));
+        // Nothing dated by its content: the newest file time.
+        let plain = [("Notes/n.txt", vec![undated("note")], 28)];
+        assert_eq!(index_of(&plain), Some(at(28).timestamp()));
     }
 }

@@ -138,6 +138,15 @@ pub fn lexical_texts(
     }
 }
 
+/// The date the file's name gives ([`converters::name_date::date_in_name`]) as a date
+/// without a time of day (midnight UTC, as dated records and all-day entries are
+/// written): the content time of a unit whose content has none, before the
+/// modification time, which a copy of the profile resets.
+pub fn name_time(name: &str) -> Option<DateTime<FixedOffset>> {
+    let date = converters::name_date::date_in_name(name)?;
+    Some(date.and_hms_opt(0, 0, 0)?.and_utc().fixed_offset())
+}
+
 /// Builds the tantivy document of one unit.
 pub fn unit_document(
     fields: &Fields,
@@ -146,9 +155,12 @@ pub fn unit_document(
     ordinal: u64,
     file_mtime: DateTime<FixedOffset>,
 ) -> TantivyDocument {
-    let content_time = unit.content_time.unwrap_or(file_mtime);
     // Attachments are filed under their containing file.
     let path = UnitPath::parse(&record.path);
+    let content_time = unit
+        .content_time
+        .or_else(|| name_time(path.name()))
+        .unwrap_or(file_mtime);
     let facet = Facet::from_path(path.filed_under());
     let title = merged_title(unit.title.as_deref(), record.title.as_deref());
     let texts = lexical_texts(&record.path, &title, &unit.text, &unit.fields);
@@ -393,6 +405,13 @@ mod tests {
     use super::*;
     use crate::store::IndexHandle;
     use converters::{Locator, UnitKind};
+
+    #[test]
+    fn a_name_dates_a_unit_as_a_day_without_a_time() {
+        let time = name_time("Scan 2025-09-15 lab results.pdf").unwrap();
+        assert_eq!(time.to_rfc3339(), "2025-09-15T00:00:00+00:00");
+        assert_eq!(name_time("lab results.pdf"), None);
+    }
 
     fn record(path: &str, units: u32) -> FileRecord {
         FileRecord {

@@ -192,9 +192,10 @@ fn routine_grids_series_people_and_habits_with_evidence() {
     assert_eq!(all["truncated"], false);
     assert_eq!(all["units_scanned"], 12, "{all}");
     assert_eq!(all["files_scanned"], 9);
-    // Content: 4 calendar events plus the choir's first, 3 mails; the 4 notes are dated
-    // by their files only.
-    assert_eq!(all["units_dated_by_file"], 4);
+    // Content: 4 calendar events plus the choir's first, 3 mails, and the 3 stand-up
+    // notes dated by their names (a day, no time of day); `ideas_v2.txt` is dated by its
+    // file only.
+    assert_eq!(all["units_dated_by_file"], 1);
     assert_eq!(all["content"]["total"], 8);
     assert_eq!(
         all["content"]["by_weekday"],
