@@ -1201,14 +1201,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn int8_rows_then_exact_rescoring_find_the_exact_top_10() {
-        let dim = TEXT_DIM;
-        let vectors = random_vectors(7, 3000, dim, None);
+    /// An int8 store of `vectors`, row `i` as unit `u{i}` of file `f{i}`.
+    fn int8_rows(vectors: &[Vec<f32>]) -> ExactStore {
         let mut int8 = ExactStore::text().quantized();
         for (row, v) in vectors.iter().enumerate() {
             int8.push(format!("u{row}"), format!("f{row}"), String::new(), v);
         }
+        int8
+    }
+
+    #[test]
+    fn int8_rows_then_exact_rescoring_find_the_exact_top_10() {
+        let dim = TEXT_DIM;
+        let vectors = random_vectors(7, 3000, dim, None);
+        let int8 = int8_rows(&vectors);
         assert!(int8.is_quantized() && !ExactStore::text().is_quantized());
         let by_id = |id: &str| vectors.get(id[1..].parse::<usize>().ok()?).cloned();
         let (mut found, mut wanted) = (0, 0);
@@ -1234,10 +1240,7 @@ mod tests {
     fn only_the_top_is_rescored_and_the_rest_stays_below_it() {
         let dim = TEXT_DIM;
         let vectors = random_vectors(11, 3000, dim, None);
-        let mut int8 = ExactStore::text().quantized();
-        for (row, v) in vectors.iter().enumerate() {
-            int8.push(format!("u{row}"), format!("f{row}"), String::new(), v);
-        }
+        let int8 = int8_rows(&vectors);
         let reads = std::cell::Cell::new(0);
         let by_id = |id: &str| {
             reads.set(reads.get() + 1);

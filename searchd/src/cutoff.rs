@@ -70,7 +70,7 @@ impl Cutoff {
             None => scores.len(),
         };
         let curve = &scores[..above.min(top_k.max(CURVE_FILES))];
-        let kept = autocut_at(curve, self.autocut, min_break);
+        let kept = autocut(curve, self.autocut, min_break);
         if kept < curve.len() {
             kept
         } else {
@@ -146,14 +146,10 @@ impl AutocutOption {
     }
 }
 
-/// How many of `scores` (best first) come before the `jumps`-th large break; all of
-/// them when the curve has fewer breaks. `jumps` 0 keeps everything.
-pub fn autocut(scores: &[f32], jumps: u32) -> usize {
-    autocut_at(scores, jumps, MIN_BREAK)
-}
-
-/// [`autocut`] with breaks of at least `min_break` of the top score.
-pub fn autocut_at(scores: &[f32], jumps: u32, min_break: f32) -> usize {
+/// How many of `scores` (best first) come before the `jumps`-th large break (a drop of
+/// at least `min_break` of the top score, [`min_break`]); all of them when the curve has
+/// fewer breaks. `jumps` 0 keeps everything.
+pub fn autocut(scores: &[f32], jumps: u32, min_break: f32) -> usize {
     let n = scores.len();
     if jumps == 0 || n < 3 {
         // Two results are no curve: nothing says which side of a break either is on.
@@ -204,67 +200,70 @@ mod tests {
 
     #[test]
     fn one_clear_winner_is_kept_alone() {
-        assert_eq!(autocut(&[1.0, 0.5, 0.45, 0.4, 0.35], 1), 1);
-        assert_eq!(autocut(&[1.0, 0.3, 0.25], 1), 1);
+        assert_eq!(autocut(&[1.0, 0.5, 0.45, 0.4, 0.35], 1, MIN_BREAK), 1);
+        assert_eq!(autocut(&[1.0, 0.3, 0.25], 1, MIN_BREAK), 1);
     }
 
     #[test]
     fn two_close_winners_are_kept_together() {
-        assert_eq!(autocut(&[1.0, 0.95, 0.5, 0.45, 0.4], 1), 2);
+        assert_eq!(autocut(&[1.0, 0.95, 0.5, 0.45, 0.4], 1, MIN_BREAK), 2);
     }
 
     #[test]
     fn a_steady_decline_is_not_cut() {
-        assert_eq!(autocut(&[1.0, 0.9, 0.8, 0.7, 0.6], 1), 5);
-        assert_eq!(autocut(&[1.0, 0.8, 0.6, 0.4, 0.2, 0.0], 1), 6);
+        assert_eq!(autocut(&[1.0, 0.9, 0.8, 0.7, 0.6], 1, MIN_BREAK), 5);
+        assert_eq!(autocut(&[1.0, 0.8, 0.6, 0.4, 0.2, 0.0], 1, MIN_BREAK), 6);
     }
 
     #[test]
     fn small_wiggles_are_not_breaks() {
         // Uneven, but no drop reaches 15 % of the top score.
-        assert_eq!(autocut(&[1.0, 0.99, 0.93, 0.925, 0.92, 0.86], 1), 6);
+        assert_eq!(
+            autocut(&[1.0, 0.99, 0.93, 0.925, 0.92, 0.86], 1, MIN_BREAK),
+            6
+        );
     }
 
     #[test]
     fn a_run_of_large_drops_is_one_break_after_its_end() {
         // 1.0 → 0.6 → 0.3 are both large drops, then the tail is flat: the first
         // break keeps the two results above the flat tail.
-        assert_eq!(autocut(&[1.0, 0.6, 0.3, 0.28, 0.27, 0.26], 1), 2);
+        assert_eq!(autocut(&[1.0, 0.6, 0.3, 0.28, 0.27, 0.26], 1, MIN_BREAK), 2);
     }
 
     #[test]
     fn more_jumps_pass_more_breaks() {
         let curve = [1.0, 0.97, 0.6, 0.57, 0.55, 0.2, 0.18, 0.17];
-        assert_eq!(autocut(&curve, 1), 2);
-        assert_eq!(autocut(&curve, 2), 5);
-        assert_eq!(autocut(&curve, 3), 8);
+        assert_eq!(autocut(&curve, 1, MIN_BREAK), 2);
+        assert_eq!(autocut(&curve, 2, MIN_BREAK), 5);
+        assert_eq!(autocut(&curve, 3, MIN_BREAK), 8);
     }
 
     #[test]
     fn a_last_result_far_below_the_rest_is_cut() {
-        assert_eq!(autocut(&[1.0, 0.98, 0.97, 0.96, 0.3], 1), 4);
+        assert_eq!(autocut(&[1.0, 0.98, 0.97, 0.96, 0.3], 1, MIN_BREAK), 4);
     }
 
     #[test]
     fn degenerate_curves_are_kept_whole() {
-        assert_eq!(autocut(&[], 1), 0);
-        assert_eq!(autocut(&[0.7], 1), 1);
-        assert_eq!(autocut(&[1.0, 0.1], 1), 2);
-        assert_eq!(autocut(&[0.5, 0.5, 0.5], 1), 3);
-        assert_eq!(autocut(&[0.0, -0.5, -0.9], 1), 3);
-        assert_eq!(autocut(&[1.0, 0.2], 0), 2);
+        assert_eq!(autocut(&[], 1, MIN_BREAK), 0);
+        assert_eq!(autocut(&[0.7], 1, MIN_BREAK), 1);
+        assert_eq!(autocut(&[1.0, 0.1], 1, MIN_BREAK), 2);
+        assert_eq!(autocut(&[0.5, 0.5, 0.5], 1, MIN_BREAK), 3);
+        assert_eq!(autocut(&[0.0, -0.5, -0.9], 1, MIN_BREAK), 3);
+        assert_eq!(autocut(&[1.0, 0.2], 0, MIN_BREAK), 2);
     }
 
     #[test]
     fn rrf_scale_curves_behave_like_unit_scale_ones() {
         // Fused RRF scores: the first file agrees in both lists, the rest in one.
         let rrf = [0.0328, 0.0164, 0.0161, 0.0159, 0.0156];
-        assert_eq!(autocut(&rrf, 1), 1);
+        assert_eq!(autocut(&rrf, 1, MIN_BREAK), 1);
         let scaled: Vec<f32> = [1.0f32, 0.95, 0.5, 0.45, 0.4]
             .iter()
             .map(|s| s * 0.03)
             .collect();
-        assert_eq!(autocut(&scaled, 1), 2);
+        assert_eq!(autocut(&scaled, 1, MIN_BREAK), 2);
     }
 
     #[test]

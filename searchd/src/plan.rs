@@ -5,7 +5,7 @@
 //! the grouping then read the plan; none of them reads the question text again.
 //! `explain` lists the plan's decisions.
 
-use index::api::{LexicalField, LexicalRequest, LexicalSignal, SearchSnapshot, UnitFilter};
+use index::api::{LexicalRequest, SearchSnapshot, UnitFilter};
 
 use crate::engine::Engine;
 use crate::error::SearchError;
@@ -199,11 +199,9 @@ fn participants_among(
             others.push(name);
             continue;
         };
+        // The people signal searches `meta`; over messages and events only.
         let request = LexicalRequest {
-            signals: vec![LexicalSignal {
-                field: LexicalField::Meta,
-                ..signal
-            }],
+            signals: vec![signal],
         };
         let found = snapshot.lexical(&request, &filter, PARTICIPANT_CHECK_DEPTH)?;
         let mut named = false;
