@@ -34,6 +34,7 @@ mod office;
 mod panic_capture;
 mod pdf;
 pub mod places;
+mod record_dates;
 mod registry;
 mod sheet;
 mod sqlite;

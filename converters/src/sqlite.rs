@@ -26,7 +26,7 @@ const MAGIC: &[u8] = b"SQLite format 3\0";
 
 /// Version of the units this module makes: bump it when they change, and the indexer
 /// converts the files of this module's types again (see [`crate::registry`]).
-pub(crate) const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 3;
 
 /// Converts a SQLite database into row groups per table.
 pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {

@@ -271,7 +271,7 @@ pub(crate) fn spans_to_units(spans: Vec<Span>) -> Vec<Unit> {
                 char_end: Some(span.char_end),
                 ..Locator::default()
             };
-            let dates = crate::unit::entry_dates(&span.text);
+            let dates = crate::record_dates::entry_dates(&span.text);
             Unit::new(UnitKind::Span, locator, span.text).with_record_dates(&dates)
         })
         .collect()
@@ -520,7 +520,7 @@ mod tests {
         ));
         assert!(prose[0].fields.is_empty());
         assert_eq!(
-            crate::unit::dates_in("9/14/2025, 14/9/2025 and 2025-09-14").len(),
+            crate::record_dates::dates_in("9/14/2025, 14/9/2025 and 2025-09-14").len(),
             3
         );
     }

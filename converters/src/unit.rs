@@ -341,62 +341,6 @@ pub fn parse_weekday_list(list: &str) -> Vec<u32> {
     days
 }
 
-/// Dates written as `YYYY-MM-DD` (or `YYYY/MM/DD`) or `M/D/YYYY` anywhere in a text (at
-/// most 400). Month-first is assumed for slashed dates unless the first number is above 12.
-pub(crate) fn dates_in(text: &str) -> Vec<chrono::NaiveDate> {
-    let mut out = Vec::new();
-    for token in text.split(|c: char| !(c.is_ascii_digit() || c == '-' || c == '/')) {
-        if out.len() >= 400 {
-            break;
-        }
-        if token.len() < 8 || token.len() > 10 {
-            continue;
-        }
-        let parts: Vec<&str> = token.split(['-', '/']).collect();
-        if parts.len() != 3 {
-            continue;
-        }
-        let numbers: Vec<i32> = parts.iter().filter_map(|p| p.parse().ok()).collect();
-        if numbers.len() != 3 {
-            continue;
-        }
-        let date = if parts[0].len() == 4 {
-            chrono::NaiveDate::from_ymd_opt(numbers[0], numbers[1] as u32, numbers[2] as u32)
-        } else if parts[2].len() == 4 && token.contains('/') {
-            let (month, day) = if numbers[0] > 12 {
-                (numbers[1], numbers[0])
-            } else {
-                (numbers[0], numbers[1])
-            };
-            chrono::NaiveDate::from_ymd_opt(numbers[2], month as u32, day as u32)
-        } else {
-            None
-        };
-        if let Some(date) = date.filter(|d| (1970..=2100).contains(&chrono::Datelike::year(d))) {
-            out.push(date);
-        }
-    }
-    out
-}
-
-/// Dates that open a line (journal and log entries: "2025-08-16 (Sat) …",
-/// "## 2025-08-16", "- 8/16/2025: …").
-pub(crate) fn entry_dates(text: &str) -> Vec<chrono::NaiveDate> {
-    text.lines()
-        .filter_map(|line| {
-            let head: String = line
-                .trim_start_matches(|c: char| {
-                    c.is_whitespace() || matches!(c, '#' | '-' | '*' | '>' | '[')
-                })
-                .chars()
-                .take(10)
-                .collect();
-            dates_in(&head).into_iter().next()
-        })
-        .take(400)
-        .collect()
-}
-
 /// `FileMeta.extra` key of a damage report: the file was damaged but partly recovered.
 /// Its units are indexed, and the indexer also lists it among the run's failures (with
 /// category `damaged`) so the damage is not silent.
@@ -473,6 +417,7 @@ mod tests {
 
     #[test]
     fn dates_and_weekday_lists_from_random_text() {
+        use crate::record_dates::{dates_in, entry_dates};
         use crate::testutil::{self, Rng};
         const DATES: &[(&str, (i32, u32, u32))] = &[
             ("2025-08-16", (2025, 8, 16)),

@@ -23,12 +23,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use calamine::{Data, Ods, Range, Reader, Sheets, Xls, Xlsb, Xlsx, XlsxError};
 
+use crate::record_dates;
 use crate::text::{approx_tokens, decode_text};
 use crate::{Conversion, ConvertError, FileMeta, Input, Locator, Unit, UnitKind};
 
 /// Version of the units this module makes: bump it when they change, and the indexer
 /// converts the files of this module's types again (see [`crate::registry`]).
-pub(crate) const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 3;
 
 /// A row group closes once its text reaches this many approximate tokens…
 pub(crate) const GROUP_TOKENS: usize = 300;
@@ -115,12 +116,27 @@ impl RowGrouper {
         }
     }
 
-    /// Closes the last group and returns all units.
+    /// Closes the last group and returns all units, each dated by the dates its rows
+    /// hold (slashed dates read in the order the whole sheet shows).
     pub(crate) fn finish(mut self) -> Vec<Unit> {
         if !self.rows.is_empty() || (self.units.is_empty() && self.header.is_some()) {
             self.flush();
         }
+        let heading_lines = usize::from(self.label.is_some()) + 1;
+        let order = record_dates::slash_order(
+            self.units
+                .iter()
+                .flat_map(|unit| rows_of(unit, heading_lines)),
+        );
         self.units
+            .into_iter()
+            .map(|unit| {
+                let dates: Vec<chrono::NaiveDate> = rows_of(&unit, heading_lines)
+                    .flat_map(|row| record_dates::dates_with_order(row, order))
+                    .collect();
+                unit.with_record_dates(&dates)
+            })
+            .collect()
     }
 
     fn base_tokens(&self) -> usize {
@@ -147,12 +163,7 @@ impl RowGrouper {
             row_end: Some(self.row_end),
             ..Locator::default()
         };
-        let dates: Vec<chrono::NaiveDate> = self
-            .rows
-            .iter()
-            .flat_map(|r| crate::unit::dates_in(r))
-            .collect();
-        let mut unit = Unit::new(UnitKind::Rows, locator, text).with_record_dates(&dates);
+        let mut unit = Unit::new(UnitKind::Rows, locator, text);
         if let Some(sheet) = &self.sheet {
             unit = unit.with_title(sheet.clone());
         }
@@ -160,6 +171,11 @@ impl RowGrouper {
         self.rows.clear();
         self.tokens = self.base_tokens() + approx_tokens(header);
     }
+}
+
+/// The row lines of a row-group unit: its text after the label and the header.
+fn rows_of(unit: &Unit, heading_lines: usize) -> impl Iterator<Item = &str> {
+    unit.text.lines().skip(heading_lines)
 }
 
 /// Joins cells with " | ", trailing empty cells trimmed; None for an all-empty row.

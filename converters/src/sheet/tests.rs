@@ -446,3 +446,41 @@ fn rows_out_of_order_give_a_range_that_covers_them() {
     assert_eq!((locator.row_start, locator.row_end), (Some(1), Some(548)));
     crate::testutil::check_conversion(&crate::Conversion::from_units(units), "rows");
 }
+
+#[test]
+fn rows_are_dated_by_their_own_dates_in_the_sheets_order() {
+    // A bank statement: day-first, ambiguous in its first group (days 1-12 of each month),
+    // decided by a row of the last group.
+    let mut text = String::from("Date,Description,Money out\n");
+    for month in 1..=5 {
+        for day in 1..=12 {
+            text.push_str(&format!("{day:02}/{month:02}/2026,SHOP,1.00\n"));
+        }
+    }
+    text.push_str("28/05/2026,SHOP,1.00\n");
+    let c = csv("statement 2026.csv", &text).unwrap();
+    assert_eq!(c.units.len(), 2);
+    let first = &c.units[0];
+    assert_eq!(first.fields["date_start"], "2026-01-01");
+    // The group's last row, read day-first (month-first it would be in December).
+    let last = first.text.lines().last().unwrap();
+    let (day, month) = (&last[..2], &last[3..5]);
+    assert_eq!(first.fields["date_end"], format!("2026-{month}-{day}"));
+    assert!(first.fields["date_end"].as_str() < "2026-06-01");
+    assert_eq!(
+        first.content_time.unwrap().to_rfc3339(),
+        "2026-01-01T00:00:00+00:00"
+    );
+    assert_eq!(c.units[1].fields["date_end"], "2026-05-28");
+
+    // An activity export with named months; the header's words are not dates.
+    let c = csv(
+        "export.csv",
+        "Activity Date,Name,Type\n\"Aug 30, 2025, 7:09:16 AM\",Long run,Run\n\"Sep 2, 2025, 6:16:11 PM\",Tuesday,Run\n",
+    )
+    .unwrap();
+    let unit = &c.units[0];
+    assert_eq!(unit.fields["date_start"], "2025-08-30");
+    assert_eq!(unit.fields["date_end"], "2025-09-02");
+    assert_eq!(unit.fields["weekdays"], "Tue,Sat");
+}
