@@ -179,6 +179,20 @@ pub trait UnitSource: Send + Sync {
     fn files(&self) -> Result<Vec<FileRecord>, StoreError>;
     /// A file's units in order.
     fn units_of_file(&self, file_id: &str) -> Result<Vec<StoredUnit>, StoreError>;
+    /// The content hashes of some files, by file id; files unknown or never read are left
+    /// out. Backends answer in one request.
+    fn content_hashes(
+        &self,
+        file_ids: &[&str],
+    ) -> Result<std::collections::HashMap<String, String>, StoreError> {
+        let mut hashes = std::collections::HashMap::new();
+        for &file_id in file_ids {
+            if let Some(hash) = self.file_by_id(file_id)?.and_then(|r| r.hash) {
+                hashes.insert(file_id.to_string(), hash);
+            }
+        }
+        Ok(hashes)
+    }
 }
 
 /// A field group a lexical signal searches (each scored by BM25 on its own).

@@ -893,6 +893,13 @@ impl UnitSource for EmbeddedUnits {
             file_id,
         )?)
     }
+
+    fn content_hashes(
+        &self,
+        file_ids: &[&str],
+    ) -> Result<std::collections::HashMap<String, String>, StoreError> {
+        self.with_manifest(|m| m.content_hashes(file_ids))
+    }
 }
 
 impl StoreWriter for IndexWriter {

@@ -152,6 +152,13 @@ impl UnitSource for EmbeddedBackend {
     fn units_of_file(&self, file_id: &str) -> Result<Vec<StoredUnit>, StoreError> {
         self.units.units_of_file(file_id)
     }
+
+    fn content_hashes(
+        &self,
+        file_ids: &[&str],
+    ) -> Result<std::collections::HashMap<String, String>, StoreError> {
+        self.units.content_hashes(file_ids)
+    }
 }
 
 impl SearchBackend for EmbeddedBackend {

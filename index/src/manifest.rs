@@ -406,6 +406,35 @@ impl Manifest {
             .map_err(IndexError::sql)
     }
 
+    /// The content hashes of some files, by file id, in one statement; files unknown or
+    /// never read are left out.
+    pub fn content_hashes(
+        &self,
+        file_ids: &[&str],
+    ) -> Result<std::collections::HashMap<String, String>, IndexError> {
+        let mut hashes = std::collections::HashMap::new();
+        // SQLite binds at most 32,766 parameters per statement.
+        for chunk in file_ids.chunks(500) {
+            let marks = vec!["?"; chunk.len()].join(", ");
+            let mut statement = self
+                .connection
+                .prepare(&format!(
+                    "SELECT file_id, hash FROM files WHERE hash IS NOT NULL AND file_id IN ({marks})"
+                ))
+                .map_err(IndexError::sql)?;
+            let rows = statement
+                .query_map(rusqlite::params_from_iter(chunk.iter()), |row| {
+                    Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+                })
+                .map_err(IndexError::sql)?;
+            for row in rows {
+                let (file_id, hash) = row.map_err(IndexError::sql)?;
+                hashes.insert(file_id, hash);
+            }
+        }
+        Ok(hashes)
+    }
+
     /// Every row, ordered by path.
     pub fn all(&self) -> Result<Vec<FileRecord>, IndexError> {
         let mut statement = self
@@ -1072,6 +1101,14 @@ mod tests {
             vec![pdf.path.clone()]
         );
         assert_eq!(manifest.all().unwrap(), vec![mail.clone(), pdf.clone()]);
+        // Content hashes in one statement; an unknown id is left out.
+        let hashes = manifest
+            .content_hashes(&[&pdf.file_id, "nope", &mail.file_id])
+            .unwrap();
+        assert_eq!(hashes.len(), 2);
+        assert_eq!(hashes[&pdf.file_id], "h2");
+        assert_eq!(hashes[&mail.file_id], "h1");
+        assert!(manifest.content_hashes(&[]).unwrap().is_empty());
 
         // Update: a second upsert of the same path replaces the row.
         let mut changed = mail.clone();

@@ -270,6 +270,25 @@ impl UnitSource for QdrantBackend {
         Ok(self.records(filter::file_points(self.profile()))?)
     }
 
+    fn content_hashes(
+        &self,
+        file_ids: &[&str],
+    ) -> Result<std::collections::HashMap<String, String>, StoreError> {
+        let ids = file_ids
+            .iter()
+            .map(|f| payload::file_point_id(self.profile(), f))
+            .collect();
+        let points = self.block_on(self.get(ids, "reading file points"))?;
+        let mut hashes = std::collections::HashMap::new();
+        for point in points {
+            let record = payload::record_from_payload(&point.payload)?;
+            if let Some(hash) = record.hash {
+                hashes.insert(record.file_id, hash);
+            }
+        }
+        Ok(hashes)
+    }
+
     fn units_of_file(&self, file_id: &str) -> Result<Vec<StoredUnit>, StoreError> {
         let selector = filter::units_of_file(self.profile(), file_id);
         let units: Result<Vec<StoredUnit>, QdrantError> = self.block_on(async {

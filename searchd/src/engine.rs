@@ -436,7 +436,16 @@ impl Engine {
         mut notes: Vec<String>,
     ) -> Result<Ranked, SearchError> {
         notes.extend(plan.prior_notes.iter().cloned());
-        let (hits, loaded) = self.apply_priors(snapshot, plan, hits, limit)?;
+        let mut hits = hits;
+        let mut loaded = self.apply_priors(snapshot, plan, &mut hits)?;
+        if plan.params.planner.copies {
+            notes.extend(self.fold_copies(snapshot, &mut hits, &mut loaded, limit)?);
+        } else {
+            notes.push("copies: off".to_string());
+        }
+        hits.truncate(limit);
+        let kept: HashSet<UnitKey> = hits.iter().map(|h| h.key).collect();
+        loaded.retain(|key, _| kept.contains(key));
         Ok(Ranked {
             hits,
             total,

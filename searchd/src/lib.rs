@@ -7,6 +7,7 @@
 pub mod activity;
 pub mod auth;
 pub mod clip;
+pub(crate) mod copies;
 pub mod cutoff;
 pub mod dense;
 pub mod diversify;

@@ -31,6 +31,10 @@ pub struct PlannerSwitches {
     /// Routine questions get units from several files and days (`crate::diversify`).
     #[serde(default = "switched_on")]
     pub diversify: bool,
+    /// Copies of one file (an attachment and its saved copy) count once
+    /// (`crate::copies`).
+    #[serde(default = "switched_on")]
+    pub copies: bool,
 }
 
 fn switched_on() -> bool {
@@ -47,12 +51,13 @@ impl Default for PlannerSwitches {
             weekday_sense: true,
             activity: true,
             diversify: true,
+            copies: true,
         }
     }
 }
 
 impl PlannerSwitches {
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "time",
         "whose",
         "folders",
@@ -60,6 +65,7 @@ impl PlannerSwitches {
         "weekday_sense",
         "activity",
         "diversify",
+        "copies",
     ];
 
     /// Switches a named prior off; `false` for an unknown name.
@@ -72,6 +78,7 @@ impl PlannerSwitches {
             "weekday_sense" => self.weekday_sense = false,
             "activity" => self.activity = false,
             "diversify" => self.diversify = false,
+            "copies" => self.copies = false,
             "all" => {
                 *self = PlannerSwitches {
                     time: false,
@@ -81,6 +88,7 @@ impl PlannerSwitches {
                     weekday_sense: false,
                     activity: false,
                     diversify: false,
+                    copies: false,
                 }
             }
             _ => return false,
@@ -498,8 +506,14 @@ mod tests {
                 weekday_sense: false,
                 activity: false,
                 diversify: false,
+                copies: false,
             }
         );
+        for name in PlannerSwitches::NAMES {
+            let mut one = PlannerSwitches::default();
+            assert!(one.disable(name), "{name}");
+            assert_ne!(one, PlannerSwitches::default(), "{name}");
+        }
         let mut switches = PlannerSwitches::default();
         assert!(switches.disable("people"));
         assert!(!switches.people && switches.folders);

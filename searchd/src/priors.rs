@@ -4,12 +4,17 @@
 //! candidates' scores by the factors of `crate::planner`; a question about doing
 //! multiplies the units of files with matching activity (`crate::activity::rank`).
 
-use index::api::{SearchSnapshot, UnitKey};
+use index::api::SearchSnapshot;
 
+use crate::copies::{folds, Candidate, Fold};
 use crate::engine::{Engine, LoadedUnits, RankedHit, PRIOR_DEPTH};
 use crate::error::SearchError;
 use crate::plan::QueryPlan;
 use crate::planner::{factors, UnitFacts};
+
+/// Copies are looked for among the `2 × limit + COPY_SLACK` best hits: a copy's twin
+/// scores the same, so it sits next to it unless a prior (a download's discount) moved it.
+const COPY_SLACK: usize = 20;
 
 impl Engine {
     /// The "now" of the profile: the request's reference time, else the newest content
@@ -29,19 +34,17 @@ impl Engine {
             .naive_utc())
     }
 
-    /// Applies the plan's priors to the best candidates, re-sorts, and keeps `limit`;
-    /// returns the units it read that are still among the hits.
+    /// Applies the plan's priors to the best candidates and re-sorts; returns the units
+    /// it read.
     pub(crate) fn apply_priors(
         &self,
         snapshot: &dyn SearchSnapshot,
         plan: &QueryPlan,
-        mut hits: Vec<RankedHit>,
-        limit: usize,
-    ) -> Result<(Vec<RankedHit>, LoadedUnits), SearchError> {
+        hits: &mut [RankedHit],
+    ) -> Result<LoadedUnits, SearchError> {
         let mut loaded = LoadedUnits::new();
         if !plan.has_priors() {
-            hits.truncate(limit);
-            return Ok((hits, loaded));
+            return Ok(loaded);
         }
         let (intent, first_person, switches) = (&plan.time, plan.first_person, plan.params.planner);
         for hit in hits.iter_mut().take(PRIOR_DEPTH) {
@@ -65,9 +68,61 @@ impl Engine {
             loaded.insert(hit.key, unit);
         }
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
-        hits.truncate(limit);
-        let kept: std::collections::HashSet<UnitKey> = hits.iter().map(|h| h.key).collect();
-        loaded.retain(|key, _| kept.contains(key));
-        Ok((hits, loaded))
+        Ok(loaded)
+    }
+
+    /// Folds the units of copies of one file into the copy kept (`crate::copies`),
+    /// among the hits an answer of `limit` units can reach; returns the notes.
+    pub(crate) fn fold_copies(
+        &self,
+        snapshot: &dyn SearchSnapshot,
+        hits: &mut Vec<RankedHit>,
+        loaded: &mut LoadedUnits,
+        limit: usize,
+    ) -> Result<Vec<String>, SearchError> {
+        let depth = hits
+            .len()
+            .min(PRIOR_DEPTH)
+            .min(limit.saturating_mul(2) + COPY_SLACK);
+        let mut units = Vec::with_capacity(depth);
+        for hit in &hits[..depth] {
+            let unit = match loaded.get(&hit.key) {
+                Some(unit) => unit.clone(),
+                None => {
+                    let unit = snapshot.shared_unit(hit.key)?;
+                    loaded.insert(hit.key, unit.clone());
+                    unit
+                }
+            };
+            units.push(unit);
+        }
+        let candidates: Vec<Candidate> = units
+            .iter()
+            .map(|u| Candidate {
+                file_id: &u.file_id,
+                path: &u.path,
+                ordinal: u.ordinal,
+                text: &u.text,
+            })
+            .collect();
+        let (found, folded) = folds(&candidates, |files| self.backend().content_hashes(files))?;
+        if found.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut dropped = vec![false; hits.len()];
+        for Fold { from, into } in found {
+            hits[into].score = hits[into].score.max(hits[from].score);
+            dropped[from] = true;
+        }
+        let mut index = 0;
+        hits.retain(|_| {
+            index += 1;
+            !dropped[index - 1]
+        });
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+        Ok(folded
+            .into_iter()
+            .map(|(copy, kept)| format!("copies: {copy:?} holds the same bytes as {kept:?}; its units count for the latter"))
+            .collect())
     }
 }

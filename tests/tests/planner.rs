@@ -326,3 +326,59 @@ fn timeline_context_and_people() {
         .iter()
         .all(|r| r["metadata"]["context"] == true));
 }
+
+/// Copies of one file (a saved copy and its "- copy") take one place in an answer, under
+/// the original's name; with `copies` switched off both are listed.
+#[test]
+fn copies_of_one_file_count_once() {
+    let profile = tempfile::tempdir().unwrap();
+    let plan = std::fs::read(repo_root().join("samples/profile").join(PLAN)).unwrap();
+    for path in ["Docs/Lantern plan.pdf", "Desktop/Lantern plan - copy.pdf"] {
+        let path = profile.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, &plan).unwrap();
+    }
+    std::fs::write(
+        profile.path().join("notes.txt"),
+        "A business plan needs a budget. Ask the bank about the lantern loan.\n",
+    )
+    .unwrap();
+    let index_dir = tempfile::tempdir().unwrap();
+    index_with(profile.path(), index_dir.path(), &["--no-embed"]);
+    let daemon = Daemon::start(index_dir.path());
+    let files = |disable: &str| {
+        let body = format!(
+            r#"{{"query": "lantern business plan budget", "top_k": 5, "mode": "lexical",
+                "explain": true, "disable_planner": [{disable}]}}"#
+        );
+        let (status, reply) = daemon.post("/api/search", &body);
+        assert_eq!(status, 200, "{reply}");
+        let paths: Vec<String> = reply["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["file"]["path"].as_str().unwrap().to_string())
+            .collect();
+        (paths, reply["explain"].to_string())
+    };
+    let (folded, notes) = files("");
+    assert!(
+        folded.contains(&"Docs/Lantern plan.pdf".to_string()),
+        "{folded:?}"
+    );
+    assert!(
+        !folded.iter().any(|p| p.contains("copy")),
+        "{folded:?} {notes}"
+    );
+    assert!(notes.contains("copies: "), "{notes}");
+    let (both, notes) = files(r#""copies""#);
+    assert!(
+        both.contains(&"Desktop/Lantern plan - copy.pdf".to_string()),
+        "{both:?}"
+    );
+    assert!(
+        both.contains(&"Docs/Lantern plan.pdf".to_string()),
+        "{both:?}"
+    );
+    assert!(notes.contains("copies: off"), "{notes}");
+}

@@ -7,6 +7,8 @@ use serde_json::{json, Value};
 
 use crate::harness::{copy_tree, index_with, repo_root, result_paths, url_path, Daemon};
 
+const PLAN: &str = "Documents/Shop/Lantern Business Plan 2024-2026.pdf";
+
 /// Questions about the sample profile with one clear answer file.
 const QUESTIONS: [&str; 8] = [
     "invoice total",
@@ -26,6 +28,12 @@ fn a_profile_synced_to_qdrant_is_served_like_the_embedded_index() {
     };
     let profile = tempfile::tempdir().unwrap();
     copy_tree(&repo_root().join("samples/profile"), profile.path());
+    // A copy of one document, for the copies fold over the remote backend.
+    std::fs::copy(
+        profile.path().join(PLAN),
+        profile.path().join("Desktop/Lantern plan - copy.pdf"),
+    )
+    .unwrap();
     let index_dir = tempfile::tempdir().unwrap();
     let collection = format!("e2e_{}", std::process::id());
     let backend = [
@@ -150,6 +158,23 @@ fn a_profile_synced_to_qdrant_is_served_like_the_embedded_index() {
         "{explained}"
     );
     drop(server_fused);
+
+    // Copies fold over the remote backend as over the embedded index (content hashes
+    // read from the file points).
+    let body = json!({"query": "lantern business plan", "explain": true, "mode": "lexical"});
+    for daemon in [&embedded, &remote] {
+        let (status, reply) = daemon.post("/api/search", &body.to_string());
+        assert_eq!(status, 200, "{reply}");
+        let paths: Vec<&str> = reply["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["file"]["path"].as_str().unwrap())
+            .collect();
+        assert!(paths.contains(&PLAN), "{paths:?}");
+        assert!(!paths.iter().any(|p| p.contains("- copy")), "{paths:?}");
+        assert!(reply["explain"].to_string().contains("copies: "), "{reply}");
+    }
 
     // explain says which backend answered; filters work remotely.
     let (_, explained) = remote.post(
