@@ -208,6 +208,14 @@ pub fn people_in(query: &str) -> Vec<String> {
 /// The structured fields that name a message's or an event's people.
 pub const PARTICIPANT_FIELDS: [&str; 5] = ["from", "to", "cc", "organizer", "attendees"];
 
+/// The role each of [`PARTICIPANT_FIELDS`] gives a person (the routine summary's people).
+pub fn participant_role(field: &'static str) -> &'static str {
+    match field {
+        "attendees" => "attendee",
+        other => other,
+    }
+}
+
 /// Whether one of a unit's [`PARTICIPANT_FIELDS`] has `name` as a word (case and
 /// accents aside): "Aoife" in `Aoife Devlin <aoife@example.ie>`, not in a subject.
 pub fn names_a_participant(

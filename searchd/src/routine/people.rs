@@ -7,19 +7,10 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::{Datelike, NaiveDate};
 use serde::Serialize;
 
-use crate::planner::fold_name;
+use crate::planner::{fold_name, participant_role, PARTICIPANT_FIELDS};
 
 use super::evidence::{Evidence, EvidenceList};
 use super::input::UnitSample;
-
-/// The fields that name people, with the role each gives.
-const ROLES: [(&str, &str); 5] = [
-    ("from", "from"),
-    ("to", "to"),
-    ("cc", "cc"),
-    ("organizer", "organizer"),
-    ("attendees", "attendee"),
-];
 
 /// A person and how often they appear.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -105,7 +96,8 @@ pub fn parse_addresses(text: &str) -> Vec<(String, String)> {
 /// The people of one unit: `(key, name, address, role)`, one entry per person and role.
 fn people_of(unit: &UnitSample) -> Vec<(String, String, String, &'static str)> {
     let mut found = Vec::new();
-    for (field, role) in ROLES {
+    for field in PARTICIPANT_FIELDS {
+        let role = participant_role(field);
         let Some(text) = unit.fields.get(field) else {
             continue;
         };
