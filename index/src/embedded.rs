@@ -854,7 +854,12 @@ pub struct EmbeddedUnits {
     reader: IndexReader,
     fields: Fields,
     manifest: Mutex<Manifest>,
+    /// Content hashes already read (`None`: not known), for one searcher generation.
+    hashes: Mutex<(u64, HashMap<String, Option<String>>)>,
 }
+
+/// Content hashes kept per generation at most (then they are dropped and read again).
+const MAX_KEPT_HASHES: usize = 100_000;
 
 impl EmbeddedUnits {
     pub fn open(handle: &IndexHandle) -> Result<EmbeddedUnits, IndexError> {
@@ -862,6 +867,7 @@ impl EmbeddedUnits {
             reader: handle.reader.clone(),
             fields: handle.fields,
             manifest: Mutex::new(handle.manifest()?),
+            hashes: Mutex::new((u64::MAX, HashMap::new())),
         })
     }
 
@@ -894,11 +900,31 @@ impl UnitSource for EmbeddedUnits {
         )?)
     }
 
-    fn content_hashes(
-        &self,
-        file_ids: &[&str],
-    ) -> Result<std::collections::HashMap<String, String>, StoreError> {
-        self.with_manifest(|m| m.content_hashes(file_ids))
+    /// Kept per searcher generation: a file's hash changes only with its units, in a
+    /// commit, which starts a new generation. (The manifest rows of a commit land just
+    /// after its units; a hash read in between is the file's previous one until the next
+    /// commit.)
+    fn content_hashes(&self, file_ids: &[&str]) -> Result<HashMap<String, String>, StoreError> {
+        let generation = self.reader.searcher().generation().generation_id();
+        let mut kept = self.hashes.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.0 != generation || kept.1.len() + file_ids.len() > MAX_KEPT_HASHES {
+            *kept = (generation, HashMap::new());
+        }
+        let missing: Vec<&str> = file_ids
+            .iter()
+            .copied()
+            .filter(|f| !kept.1.contains_key(*f))
+            .collect();
+        if !missing.is_empty() {
+            let mut read = self.with_manifest(|m| m.content_hashes(&missing))?;
+            for file_id in missing {
+                kept.1.insert(file_id.to_string(), read.remove(file_id));
+            }
+        }
+        Ok(file_ids
+            .iter()
+            .filter_map(|f| Some((f.to_string(), kept.1.get(*f)?.clone()?)))
+            .collect())
     }
 }
 

@@ -608,6 +608,38 @@ mod tests {
     }
 
     #[test]
+    fn content_hashes_are_kept_until_a_commit() {
+        let profile = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let layout = IndexLayout::new(dir.path());
+        let mut writer = IndexWriter::open(&layout, profile.path(), 1, 15_000_000).unwrap();
+        for path in ["a.txt", "b.txt"] {
+            writer
+                .add_file(record(path, 1), &[span(path, 1)], at(1))
+                .unwrap();
+        }
+        writer.commit().unwrap();
+        let backend = EmbeddedBackend::open(IndexHandle::open(dir.path()).unwrap()).unwrap();
+        let (a, b) = (file_id_for("a.txt"), file_id_for("b.txt"));
+        let hashes = backend.content_hashes(&[&a, &b, "nope"]).unwrap();
+        assert_eq!(hashes.len(), 2);
+        assert_eq!(
+            (hashes[&a].as_str(), hashes[&b].as_str()),
+            ("a.txt", "b.txt")
+        );
+        // Asked again in the same generation: the same answer (from what was kept).
+        assert_eq!(backend.content_hashes(&[&b, &a]).unwrap(), hashes);
+        // a.txt changes; after the commit its new hash is read.
+        let mut changed = record("a.txt", 1);
+        changed.hash = Some("changed".into());
+        writer.add_file(changed, &[span("new", 2)], at(2)).unwrap();
+        writer.commit().unwrap();
+        backend.handle().reader.reload().unwrap();
+        let hashes = backend.content_hashes(&[&a]).unwrap();
+        assert_eq!(hashes[&a], "changed");
+    }
+
+    #[test]
     fn a_copied_profile_is_dated_by_its_content_not_by_the_copy() {
         let index_of = |files: &[(&str, Vec<Unit>, u32)]| {
             let profile = tempfile::tempdir().unwrap();
