@@ -10,6 +10,8 @@
 
 use chrono::NaiveDate;
 
+use crate::unit::month_number;
+
 /// At most this many dates are read from one text.
 const MAX_DATES: usize = 400;
 
@@ -131,33 +133,6 @@ fn numeric_date(token: &str, order: Option<SlashOrder>) -> Option<NaiveDate> {
         None
     };
     date.filter(|d| (1970..=2100).contains(&chrono::Datelike::year(d)))
-}
-
-/// English month names and their three-letter (and "sept") abbreviations.
-fn month_number(word: &str) -> Option<u32> {
-    const MONTHS: [&str; 12] = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
-    if word.len() < 3 || word.len() > 9 {
-        return None;
-    }
-    let lower = word.to_ascii_lowercase();
-    MONTHS
-        .iter()
-        .position(|m| *m == lower || (lower.len() == 3 && m.starts_with(&lower)))
-        .or_else(|| (lower == "sept").then_some(8))
-        .map(|i| i as u32 + 1)
 }
 
 /// A day of the month: `2`, `02`, `2nd`, `21st`.

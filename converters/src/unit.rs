@@ -312,6 +312,37 @@ impl Unit {
     }
 }
 
+/// English month names, January first.
+pub const MONTH_NAMES: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// The month (1–12) a word names: a full English month name, its three-letter
+/// abbreviation or "sept", in any case, a trailing full stop ignored.
+pub fn month_number(word: &str) -> Option<u32> {
+    let word = word.trim_end_matches('.');
+    if word.len() < 3 || word.len() > 9 {
+        return None;
+    }
+    let lower = word.to_ascii_lowercase();
+    MONTH_NAMES
+        .iter()
+        .position(|m| *m == lower || (lower.len() == 3 && m.starts_with(&lower)))
+        .or_else(|| (lower == "sept").then_some(8))
+        .map(|i| i as u32 + 1)
+}
+
 /// English weekday names, Monday first.
 pub const WEEKDAY_NAMES: [&str; 7] = [
     "monday",
@@ -393,6 +424,17 @@ impl Conversion {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn month_names_full_short_and_sept() {
+        assert_eq!(month_number("August"), Some(8));
+        assert_eq!(month_number("aug."), Some(8));
+        assert_eq!(month_number("SEPT"), Some(9));
+        assert_eq!(month_number("may"), Some(5));
+        for word in ["ma", "augustus", "mayday", "sep.t", "", "."] {
+            assert_eq!(month_number(word), None, "{word}");
+        }
+    }
 
     #[test]
     fn weekday_lists_parse_full_and_short_names() {

@@ -118,46 +118,14 @@ const NOT_NAMES: [&str; 12] = [
 
 /// Month and weekday names and abbreviations (lower case).
 fn is_calendar_word(word: &str) -> bool {
-    const CALENDAR: [&str; 31] = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ];
     const SHORT_DAYS: [&str; 9] = [
         "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat",
     ];
     let lower = word.to_lowercase();
     let singular = lower.strip_suffix('s').unwrap_or(&lower);
-    CALENDAR.contains(&lower.as_str())
-        || CALENDAR[24..].contains(&singular)
+    converters::unit::month_number(&lower).is_some()
+        || converters::unit::WEEKDAY_NAMES.contains(&lower.as_str())
+        || converters::unit::WEEKDAY_NAMES.contains(&singular)
         || SHORT_DAYS.contains(&lower.as_str())
         || lower == "sun"
 }

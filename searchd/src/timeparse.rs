@@ -38,35 +38,12 @@ impl TimeIntent {
     }
 }
 
-const MONTHS: [&str; 12] = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
 use converters::unit::WEEKDAY_NAMES as WEEKDAYS;
 
 /// A month name or its usual abbreviation ("may" is handled by the caller: it is a verb
 /// too).
 fn month_of(word: &str) -> Option<u32> {
-    let word = word.trim_end_matches('.');
-    const SHORT: [&str; 12] = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ];
-    MONTHS
-        .iter()
-        .position(|m| *m == word)
-        .or_else(|| SHORT.iter().position(|m| *m == word))
-        .or_else(|| (word == "sept").then_some(8))
-        .map(|i| i as u32 + 1)
+    converters::unit::month_number(word)
 }
 
 /// A weekday name, plural or abbreviated ("sat" and "sun" are words too: not taken).
