@@ -115,11 +115,21 @@ fn speech_and_screen_text_are_found_with_times() {
     let (path, start, end, reply) = top_hit(&daemon, "plumber water heater Thursday");
     assert_eq!(path, "Media/memo.mp3", "{reply}");
     assert!((6.0..=10.0).contains(&start) && end >= 11.0, "{reply}");
-    // The attachment's speech, with its times, under the attachment's path.
+    // The attachment is a copy of the memo on disk, so it folds into it (copies count
+    // once)…
+    let attachment = "Mail/voicemail.eml#attachment/voicemail.mp3";
     let body = r#"{"query": "plumber water heater Thursday", "top_k": 10, "mode": "lexical"}"#;
     let (status, reply) = daemon.post("/retrieve", body);
     assert_eq!(status, 200, "{reply}");
-    let attached = result_for(&reply, "Mail/voicemail.eml#attachment/voicemail.mp3")
+    assert!(result_for(&reply, attachment).is_none(), "{reply}");
+    assert!(result_for(&reply, "Media/memo.mp3").is_some(), "{reply}");
+    // …and, with copies switched off, its speech is found with its times under the
+    // attachment's path.
+    let body = r#"{"query": "plumber water heater Thursday", "top_k": 10, "mode": "lexical",
+                   "disable_planner": ["copies"]}"#;
+    let (status, reply) = daemon.post("/retrieve", body);
+    assert_eq!(status, 200, "{reply}");
+    let attached = result_for(&reply, attachment)
         .unwrap_or_else(|| panic!("the attached memo is not heard: {reply}"));
     let start = attached["metadata"]["start"].as_f64().unwrap_or(-1.0);
     assert!((6.0..=10.0).contains(&start), "{attached}");
