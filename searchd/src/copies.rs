@@ -15,6 +15,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use index::UnitPath;
+
 /// One ranked unit, as far as copies are concerned.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Candidate<'a> {
@@ -72,14 +74,15 @@ pub(crate) fn folds<'a, E>(
             by_hash.entry(hash).or_default().push(file);
         }
     }
-    let first_seen = |file: &str| candidates.iter().position(|c| c.file_id == file);
-    let path_of = |file: &str| {
-        candidates
-            .iter()
-            .find(|c| c.file_id == file)
-            .map(|c| c.path)
-            .unwrap_or_default()
-    };
+    // Each file's first rank and path, in one pass.
+    let mut files: HashMap<&str, (usize, &str)> = HashMap::new();
+    for (rank, candidate) in candidates.iter().enumerate() {
+        files
+            .entry(candidate.file_id)
+            .or_insert((rank, candidate.path));
+    }
+    let first_seen = |file: &str| files.get(file).map(|&(rank, _)| rank);
+    let path_of = |file: &str| files.get(file).map(|&(_, path)| path).unwrap_or_default();
     let mut folds = Vec::new();
     let mut folded = Vec::new();
     let mut groups: Vec<Vec<&str>> = by_hash.into_values().filter(|g| g.len() > 1).collect();
@@ -121,9 +124,8 @@ pub(crate) fn folds<'a, E>(
 
 /// Lower is kept first: (an attachment, a name that says it is a copy).
 fn preference(path: &str) -> (bool, bool) {
-    let attachment = path.contains("#attachment/");
-    let name = path.rsplit(['/', '#']).next().unwrap_or(path);
-    (attachment, names_a_copy(name))
+    let path = UnitPath::parse(path);
+    (path.is_attachment(), names_a_copy(path.name()))
 }
 
 /// "x - copy.docx", "x copy.pdf", "x (copy).txt", "copy of x.md", "x (2).pdf", "x(1).csv".
