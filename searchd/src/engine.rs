@@ -437,7 +437,7 @@ impl Engine {
     ) -> Result<Ranked, SearchError> {
         notes.extend(plan.prior_notes.iter().cloned());
         let mut hits = hits;
-        let mut loaded = self.apply_priors(snapshot, plan, &mut hits)?;
+        let mut loaded = self.apply_priors(snapshot, plan, &mut hits, limit)?;
         if plan.params.planner.copies {
             notes.extend(self.fold_copies(snapshot, &mut hits, &mut loaded, limit)?);
         } else {
@@ -595,6 +595,9 @@ impl Engine {
                 signals.insert("prior.whose".to_string(), f64::from(factors.whose));
                 if factors.activity != 1.0 {
                     signals.insert("prior.activity".to_string(), f64::from(factors.activity));
+                }
+                if factors.event != 1.0 {
+                    signals.insert("prior.event_context".to_string(), f64::from(factors.event));
                 }
             }
             signals.insert("score".to_string(), f64::from(score));

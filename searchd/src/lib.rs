@@ -5,6 +5,7 @@
 //! people at `/` ([`page`]).
 
 pub mod activity;
+pub mod asks;
 pub mod auth;
 pub mod clip;
 pub(crate) mod copies;

@@ -28,6 +28,9 @@ pub struct QueryPlan {
     pub time: TimeIntent,
     /// A first-person question (whose prior on).
     pub first_person: bool,
+    /// A question that does not ask about the schedule: calendar events are its
+    /// occasion, not its answer (`crate::asks`; the `event_context` switch on).
+    pub events_are_context: bool,
     /// The decisions about retrieval (mode, terms, people), for `explain`.
     pub retrieval_notes: Vec<String>,
     /// The decisions about the priors (time, whose), for `explain` when priors apply.
@@ -92,7 +95,17 @@ impl Engine {
                 lexical.signals.push(signal);
             }
         }
-        let (time, first_person, prior_notes) = self.plan_priors(snapshot, &params)?;
+        let (time, first_person, mut prior_notes) = self.plan_priors(snapshot, &params)?;
+        let events_are_context = params.planner.event_context
+            && !crate::asks::asks_about_schedule(&params.query, time.recurring);
+        if events_are_context {
+            prior_notes.push(format!(
+                "event_context: the question does not ask when, where, who or how often; calendar events ×{}",
+                crate::planner::EVENT_CONTEXT_FACTOR
+            ));
+        } else if !params.planner.event_context {
+            prior_notes.push("event_context: off".to_string());
+        }
         let mut filter = params.unit_filter();
         let activity = self.plan_activity(snapshot, &params, &mut retrieval_notes)?;
         if let Some(activity) = activity.as_ref().filter(|a| a.explicit) {
@@ -111,6 +124,7 @@ impl Engine {
             lexical,
             time,
             first_person,
+            events_are_context,
             retrieval_notes,
             prior_notes,
         })

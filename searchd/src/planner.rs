@@ -35,6 +35,10 @@ pub struct PlannerSwitches {
     /// (`crate::copies`).
     #[serde(default = "switched_on")]
     pub copies: bool,
+    /// A question that does not ask about the schedule (`crate::asks`) counts calendar
+    /// events as its occasion, not its answer.
+    #[serde(default = "switched_on")]
+    pub event_context: bool,
 }
 
 fn switched_on() -> bool {
@@ -52,12 +56,13 @@ impl Default for PlannerSwitches {
             activity: true,
             diversify: true,
             copies: true,
+            event_context: true,
         }
     }
 }
 
 impl PlannerSwitches {
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "time",
         "whose",
         "folders",
@@ -66,6 +71,7 @@ impl PlannerSwitches {
         "activity",
         "diversify",
         "copies",
+        "event_context",
     ];
 
     /// Switches a named prior off; `false` for an unknown name.
@@ -79,6 +85,7 @@ impl PlannerSwitches {
             "activity" => self.activity = false,
             "diversify" => self.diversify = false,
             "copies" => self.copies = false,
+            "event_context" => self.event_context = false,
             "all" => {
                 *self = PlannerSwitches {
                     time: false,
@@ -89,6 +96,7 @@ impl PlannerSwitches {
                     activity: false,
                     diversify: false,
                     copies: false,
+                    event_context: false,
                 }
             }
             _ => return false,
@@ -107,6 +115,9 @@ pub const HOUR_BOOST: f32 = 1.15;
 pub const ROUTINE_BOOST: f32 = 1.3;
 /// Factor for downloaded documents under a first-person question.
 pub const DOWNLOADED_FACTOR: f32 = 0.75;
+/// Factor for calendar events under a question that does not ask about the schedule
+/// (`crate::asks`): the event is the occasion, the answer is elsewhere.
+pub const EVENT_CONTEXT_FACTOR: f32 = 0.75;
 
 /// Boost of the clause matching named people against the `meta` field.
 pub const PEOPLE_BOOST: f32 = 1.5;
@@ -243,11 +254,13 @@ pub struct Factors {
     pub whose: f32,
     /// Matching events in the activity log (a question about doing; `crate::activity`).
     pub activity: f32,
+    /// A calendar event under a question that does not ask about the schedule.
+    pub event: f32,
 }
 
 impl Factors {
     pub fn total(&self) -> f32 {
-        self.time * self.whose * self.activity
+        self.time * self.whose * self.activity * self.event
     }
 }
 
@@ -343,6 +356,7 @@ pub fn factors(
         time,
         whose,
         activity: 1.0,
+        event: 1.0,
     }
 }
 
@@ -483,6 +497,7 @@ mod tests {
                 activity: false,
                 diversify: false,
                 copies: false,
+                event_context: false,
             }
         );
         for name in PlannerSwitches::NAMES {

@@ -10,11 +10,17 @@ use crate::copies::{folds, Candidate, Fold};
 use crate::engine::{Engine, LoadedUnits, RankedHit, PRIOR_DEPTH};
 use crate::error::SearchError;
 use crate::plan::QueryPlan;
-use crate::planner::{factors, UnitFacts};
+use crate::planner::{factors, UnitFacts, EVENT_CONTEXT_FACTOR};
 
 /// Copies are looked for among the `2 × limit + COPY_SLACK` best hits: a copy's twin
 /// scores the same, so it sits next to it unless a prior (a download's discount) moved it.
 const COPY_SLACK: usize = 20;
+
+/// How deep the copies fold (and an event context alone) reaches for an answer of
+/// `limit` units.
+fn copy_depth(limit: usize) -> usize {
+    PRIOR_DEPTH.min(limit.saturating_mul(2) + COPY_SLACK)
+}
 
 impl Engine {
     /// The "now" of the profile: the request's reference time, else the newest content
@@ -35,19 +41,26 @@ impl Engine {
     }
 
     /// Applies the plan's priors to the best candidates and re-sorts; returns the units
-    /// it read.
+    /// it read. When the only prior is the event context (a factor below 1, so nothing
+    /// climbs), it reaches the hits an answer of `limit` units can reach, as the copies
+    /// fold does, and reads no unit more than that fold does.
     pub(crate) fn apply_priors(
         &self,
         snapshot: &dyn SearchSnapshot,
         plan: &QueryPlan,
         hits: &mut [RankedHit],
+        limit: usize,
     ) -> Result<LoadedUnits, SearchError> {
         let mut loaded = LoadedUnits::new();
-        if !plan.has_priors() {
+        let depth = if plan.has_priors() {
+            PRIOR_DEPTH
+        } else if plan.events_are_context {
+            copy_depth(limit)
+        } else {
             return Ok(loaded);
-        }
+        };
         let (intent, first_person, switches) = (&plan.time, plan.first_person, plan.params.planner);
-        for hit in hits.iter_mut().take(PRIOR_DEPTH) {
+        for hit in hits.iter_mut().take(depth) {
             let unit = snapshot.shared_unit(hit.key)?;
             let facts = UnitFacts {
                 path: &unit.path,
@@ -62,6 +75,9 @@ impl Engine {
             let mut factors = factors(&facts, intent, first_person, switches);
             if let Some(activity) = plan.activity.as_ref() {
                 factors.activity = activity.factor_for(&unit.path).unwrap_or(1.0);
+            }
+            if plan.events_are_context && unit.kind == converters::UnitKind::Event {
+                factors.event = EVENT_CONTEXT_FACTOR;
             }
             hit.score *= factors.total();
             hit.factors = Some(factors);
@@ -80,10 +96,7 @@ impl Engine {
         loaded: &mut LoadedUnits,
         limit: usize,
     ) -> Result<Vec<String>, SearchError> {
-        let depth = hits
-            .len()
-            .min(PRIOR_DEPTH)
-            .min(limit.saturating_mul(2) + COPY_SLACK);
+        let depth = hits.len().min(copy_depth(limit));
         let mut units = Vec::with_capacity(depth);
         for hit in &hits[..depth] {
             let unit = match loaded.get(&hit.key) {

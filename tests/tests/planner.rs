@@ -382,3 +382,79 @@ fn copies_of_one_file_count_once() {
     );
     assert!(notes.contains("copies: off"), "{notes}");
 }
+
+/// A calendar event is the occasion of a question that does not ask when, where, who or
+/// how often: its units count ×0.75 there, and not under a question about the schedule
+/// or with `event_context` switched off.
+#[test]
+fn events_are_the_occasion_unless_the_schedule_is_asked() {
+    let profile = tempfile::tempdir().unwrap();
+    let write = |path: &str, text: &str| {
+        let path = profile.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "Calendar/Pets.ics",
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Dentate tests//EN\r\nBEGIN:VEVENT\r\n\
+         UID:vet-1@example.org\r\nDTSTAMP:20251001T090000Z\r\nSUMMARY:Biscuit vet visit\r\n\
+         DTSTART:20251003T154000Z\r\nDTEND:20251003T162000Z\r\n\
+         LOCATION:Belmont Animal Clinic\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+    );
+    write(
+        "Documents/Pets/Belmont invoice.txt",
+        "Biscuit vet visit invoice. Weight at this visit: 28.4 lb; Biscuit did weigh more than \
+         last year.\n",
+    );
+    let index_dir = tempfile::tempdir().unwrap();
+    index_with(profile.path(), index_dir.path(), &["--no-embed"]);
+    let daemon = Daemon::start(index_dir.path());
+    // (paths best first, the event unit's score and event_context factor, notes)
+    let ask = |query: &str, disable: &str| {
+        let body = format!(
+            r#"{{"query": "{query}", "top_k": 5, "mode": "lexical", "explain": true,
+                "disable_planner": [{disable}]}}"#
+        );
+        let (status, reply) = daemon.post("/retrieve", &body);
+        assert_eq!(status, 200, "{reply}");
+        let results = reply["results"].as_array().unwrap();
+        let paths: Vec<String> = results
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {}",
+                    r["metadata"]["file_path"].as_str().unwrap(),
+                    r["score"]
+                )
+            })
+            .collect();
+        let event = results
+            .iter()
+            .find(|r| r["metadata"]["file_path"] == "Calendar/Pets.ics")
+            .unwrap_or_else(|| panic!("no event in {reply}"));
+        let score = event["score"].as_f64().unwrap();
+        let factor = event["metadata"]["explain"]["prior.event_context"].as_f64();
+        (paths, score, factor, reply["explain"].to_string())
+    };
+    let weight = "How much did Biscuit weigh at his vet visit?";
+    let (paths, on, factor, notes) = ask(weight, "");
+    assert_eq!(factor, Some(0.75), "{notes}");
+    assert!(
+        notes.contains("event_context: the question does not ask"),
+        "{notes}"
+    );
+    assert!(
+        paths[0].starts_with("Documents/Pets/Belmont invoice.txt"),
+        "{paths:?}"
+    );
+    // Switched off, the event's title match puts it first again.
+    let (paths, off, factor, notes) = ask(weight, r#""event_context""#);
+    assert_eq!(factor, None, "{notes}");
+    assert!(paths[0].starts_with("Calendar/Pets.ics"), "{paths:?}");
+    assert!(notes.contains("event_context: off"), "{notes}");
+    assert!((on - 0.75 * off).abs() < 1e-3 * off, "{on} vs {off}");
+    // Asking when: the event is the answer and keeps its score.
+    let (_, _, factor, notes) = ask("When is Biscuit's vet visit?", "");
+    assert_eq!(factor, None, "{notes}");
+    assert!(!notes.contains("event_context"), "{notes}");
+}
