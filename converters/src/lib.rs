@@ -35,6 +35,7 @@ mod panic_capture;
 mod pdf;
 pub mod places;
 mod record_dates;
+pub use record_dates::mentioned_dates;
 mod registry;
 mod sheet;
 mod sqlite;

@@ -8,7 +8,7 @@
 //! rows run `01/02/2026` … `28/02/2026` is day-first throughout); a lone text decides
 //! each date by itself, month-first unless the first number is above 12.
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 
 use crate::unit::month_number;
 
@@ -132,7 +132,7 @@ fn numeric_date(token: &str, order: Option<SlashOrder>) -> Option<NaiveDate> {
     } else {
         None
     };
-    date.filter(|d| (1970..=2100).contains(&chrono::Datelike::year(d)))
+    date.filter(|d| (1970..=2100).contains(&d.year()))
 }
 
 /// A day of the month: `2`, `02`, `2nd`, `21st`.
@@ -192,6 +192,85 @@ fn named_month_dates(text: &str) -> Vec<NaiveDate> {
         }
     }
     out
+}
+
+/// The dates a text mentions, for a text written around `near` (its own date): full
+/// dates as [`dates_with_order`] reads them (slashed ones each by itself), and dates
+/// without a year: a named month and a day ("Oct 14", "14 October", "October 14th"),
+/// and a slashed month and day after a weekday name that agrees with it ("Tue 10/14",
+/// "Tuesday 14/10"). A date without a year takes the year that puts it nearest to
+/// `near`. At most 400 dates.
+pub fn mentioned_dates(text: &str, near: NaiveDate) -> Vec<NaiveDate> {
+    let mut out = dates_with_order(text, None);
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    for (i, word) in words.iter().enumerate() {
+        if out.len() >= MAX_DATES {
+            return out;
+        }
+        let Some(month) = month_number(word) else {
+            continue;
+        };
+        let after = |k: usize| words.get(i + k).copied();
+        let before = i.checked_sub(1).map(|j| words[j]);
+        // "Oct 14" (not "Oct 14, 2025", read above), else "14 Oct" (not "14 Oct 2025").
+        let day = match after(1).and_then(day_number) {
+            Some(day) if after(2).and_then(year_number).is_none() => Some(day),
+            Some(_) => None,
+            None => before
+                .and_then(day_number)
+                .filter(|_| after(1).and_then(year_number).is_none()),
+        };
+        if let Some(date) = day.and_then(|day| nearest(month, day, near)) {
+            out.push(date);
+        }
+    }
+    let tokens: Vec<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '/'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    for pair in tokens.windows(2) {
+        if out.len() >= MAX_DATES {
+            break;
+        }
+        let Some(weekday) = weekday_number(pair[0]) else {
+            continue;
+        };
+        let Some((a, b)) = pair[1]
+            .split_once('/')
+            .filter(|(a, b)| a.len() <= 2 && b.len() <= 2)
+            .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
+        else {
+            continue;
+        };
+        let agrees = [(a, b), (b, a)]
+            .into_iter()
+            .filter_map(|(month, day)| nearest(month, day, near))
+            .find(|date| date.weekday().num_days_from_monday() == weekday);
+        out.extend(agrees);
+    }
+    out
+}
+
+/// The date of `month`/`day` nearest to `near` (last year, this year or next).
+fn nearest(month: u32, day: u32, near: NaiveDate) -> Option<NaiveDate> {
+    (near.year() - 1..=near.year() + 1)
+        .filter_map(|year| NaiveDate::from_ymd_opt(year, month, day))
+        .min_by_key(|date| (*date - near).num_days().abs())
+}
+
+/// 0 = Monday, from a weekday's name or its usual abbreviations ("Tue", "Tues", "Thu").
+fn weekday_number(word: &str) -> Option<u32> {
+    let lower = word.to_ascii_lowercase();
+    if lower.len() < 3 {
+        return None;
+    }
+    crate::unit::WEEKDAY_NAMES
+        .iter()
+        .position(|name| *name == lower || (lower.len() <= 5 && name.starts_with(&lower)))
+        .map(|i| i as u32)
 }
 
 #[cfg(test)]
@@ -263,5 +342,30 @@ mod tests {
         assert_eq!(dates_in(&text).len(), MAX_DATES);
         let many = "1 Jan 2025 ".repeat(1000);
         assert_eq!(dates_in(&many).len(), MAX_DATES);
+    }
+
+    #[test]
+    fn mentioned_dates_without_a_year_take_the_nearest() {
+        let near = date(2025, 10, 13);
+        let text = "Mon, Oct 13 · Heads up: the trail is closed tomorrow. Tomorrow (Tue 10/14) \
+                    we meet at the gate. Party on 2 January! Invoice of Sep 30, 2025.";
+        assert_eq!(
+            mentioned_dates(text, near),
+            vec![
+                date(2025, 9, 30),
+                date(2025, 10, 13),
+                date(2026, 1, 2),
+                date(2025, 10, 14)
+            ]
+        );
+        // A slashed day and month count only after a weekday that agrees with them.
+        assert!(mentioned_dates("scored 10/14 on the test", near).is_empty());
+        assert!(mentioned_dates("Wed 10/14", near).is_empty());
+        assert_eq!(
+            mentioned_dates("Tuesday 14/10 at six", near),
+            vec![date(2025, 10, 14)]
+        );
+        // Not dates: a month without a day, a day out of range.
+        assert!(mentioned_dates("in May we went; March 32", near).is_empty());
     }
 }

@@ -10,7 +10,7 @@
 //! `folders` only suggests a path prefix in `explain` (the folder with most strong
 //! matches); a score boost for sibling matches was measured and lowered MRR.
 
-use chrono::{DateTime, Datelike, NaiveDateTime, Timelike};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Timelike};
 use serde::{Deserialize, Serialize};
 
 use crate::timeparse::TimeIntent;
@@ -107,6 +107,13 @@ impl PlannerSwitches {
 
 /// Boost for a unit inside the asked time range.
 pub const TIME_RANGE_BOOST: f32 = 1.5;
+/// Boost for a unit dated outside a short asked range that mentions a date inside it
+/// ("Tomorrow (Tue 10/14) we meet at the gate", sent on the 13th).
+pub const MENTION_BOOST: f32 = 1.3;
+/// The longest range (in days) whose mentioned dates count: a day or a week. A month
+/// is mentioned in passing by too much (a reminder sent weeks before, a newsletter's
+/// list of dates) to say a unit is about it.
+pub const MENTION_MAX_DAYS: i64 = 8;
 /// Boost for a unit on an asked weekday.
 pub const WEEKDAY_BOOST: f32 = 1.3;
 /// Boost for a unit at an asked part of the day.
@@ -245,6 +252,8 @@ pub struct UnitFacts<'a> {
     /// Last date (YYYY-MM-DD) of the records in the unit (dated rows, journal entries).
     pub date_end: Option<&'a str>,
     pub recurring: bool,
+    /// The unit's text (dates it mentions count for a short range asked about).
+    pub text: &'a str,
 }
 
 /// The factors applied to one unit, by prior.
@@ -317,6 +326,8 @@ pub fn factors(
             let inside = (start..end).contains(&when) || overlaps || (unit.recurring && when < end);
             if inside {
                 time *= TIME_RANGE_BOOST;
+            } else if mentions_a_date_in(unit.text, when.date(), (start, end)) {
+                time *= MENTION_BOOST;
             }
         }
         if !intent.weekdays.is_empty() {
@@ -358,6 +369,19 @@ pub fn factors(
         activity: 1.0,
         event: 1.0,
     }
+}
+
+/// Whether `text`, written on `near`, mentions a date in a range of at most
+/// [`MENTION_MAX_DAYS`].
+fn mentions_a_date_in(
+    text: &str,
+    near: NaiveDate,
+    (start, end): (NaiveDateTime, NaiveDateTime),
+) -> bool {
+    (end - start).num_days() <= MENTION_MAX_DAYS
+        && converters::mentioned_dates(text, near)
+            .iter()
+            .any(|date| (start.date()..end.date()).contains(date) || *date == start.date())
 }
 
 /// Folder of a file path (attachments belong to their parent's folder).
@@ -436,6 +460,33 @@ mod tests {
         rows.date_end = Some("2025-08-30");
         assert_eq!(
             factors(&rows, &intent, true, PlannerSwitches::default()).time,
+            1.0
+        );
+    }
+
+    #[test]
+    fn a_unit_mentioning_a_date_in_a_short_range_counts() {
+        let intent = parse("where did the trail group meet on October 14", reference());
+        let mut shot = unit("Desktop/Screenshot.png", "2025-10-13T21:17:45-07:00");
+        shot.text = "Mon, Oct 13 · Tomorrow (Tue 10/14) we meet at the Leif Erikson gate";
+        let f = factors(&shot, &intent, true, PlannerSwitches::default());
+        assert_eq!(f.time, MENTION_BOOST);
+        // A unit dated inside the range takes the range's boost, not both.
+        let mut inside = shot.clone();
+        inside.content_time = "2025-10-14T08:00:00-07:00";
+        let f = factors(&inside, &intent, true, PlannerSwitches::default());
+        assert_eq!(f.time, TIME_RANGE_BOOST);
+        // Mentions of other days, or a range as long as a month, do not count.
+        shot.text = "Mon, Oct 13 · see you Thursday 10/16";
+        assert_eq!(
+            factors(&shot, &intent, true, PlannerSwitches::default()).time,
+            1.0
+        );
+        let year = parse("what did I plan in 2026", reference());
+        let mut note = unit("Notes/plans.md", "2025-11-20T10:00:00-08:00");
+        note.text = "Trip on 2 January";
+        assert_eq!(
+            factors(&note, &year, true, PlannerSwitches::default()).time,
             1.0
         );
     }

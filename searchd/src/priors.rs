@@ -71,6 +71,7 @@ impl Engine {
                 time_of_day: unit.fields.get("time_of_day").map(String::as_str),
                 date_end: unit.fields.get("date_end").map(String::as_str),
                 recurring: unit.fields.contains_key("rrule"),
+                text: &unit.text,
             };
             let mut factors = factors(&facts, intent, first_person, switches);
             if let Some(activity) = plan.activity.as_ref() {
