@@ -17,6 +17,10 @@
 //! calendar invitations (as `.ics`) and nested `message/rfc822` parts (as `.eml`), become
 //! [`ChildFile`]s with sanitised, de-duplicated names; the indexer converts them as files
 //! of their own.
+//!
+//! The unit's locator holds the raw file's lines it was read from: line 1 (the headers)
+//! to the last line of the body parts, so a line of the file (a bib number on line 19)
+//! is found in its unit. A body cut at the length limit gives no lines.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -42,7 +46,7 @@ const MAX_NAME_CHARS: usize = 150;
 
 /// Version of the units this module makes: bump it when they change, and the indexer
 /// converts the files of this module's types again (see [`crate::registry`]).
-pub(crate) const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 3;
 
 /// Converts one e-mail message. Errors with `corrupt eml: no e-mail headers` when the
 /// bytes hold no recognisable RFC 5322 header.
@@ -84,6 +88,7 @@ pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
 
     let full_body = body_text(&message);
     let body = truncate_chars(full_body.trim(), MAX_BODY_CHARS);
+    let whole = body.len() == full_body.trim().len();
     let mut text = header_block.join("\n");
     if !body.is_empty() {
         text.push_str("\n\n");
@@ -92,6 +97,8 @@ pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
 
     let locator = Locator {
         part: Some("message".to_string()),
+        line_start: whole.then_some(1),
+        line_end: whole.then(|| last_body_line(&message, input.bytes)),
         ..Locator::default()
     };
     let unit = Unit::new(UnitKind::Message, locator, text)
@@ -117,6 +124,21 @@ pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
         meta,
         children,
     })
+}
+
+/// The raw file's line (1-based) where the message's body parts end (the headers' end
+/// when it has none).
+fn last_body_line(message: &mail_parser::Message, raw: &[u8]) -> u64 {
+    let end = message
+        .text_bodies()
+        .chain(message.html_bodies())
+        .map(|part| part.offset_end)
+        .max()
+        .unwrap_or(message.root_part().offset_body) as usize;
+    let end = end.min(raw.len());
+    // The end offset is one past the last byte; a final line break ends the last line.
+    let content = raw[..end].strip_suffix(b"\n").unwrap_or(&raw[..end]);
+    content.iter().filter(|b| **b == b'\n').count() as u64 + 1
 }
 
 /// True when the part carries at least one standard (non-`X-`, non-unknown) header, so
@@ -475,6 +497,11 @@ JVBERi0xLjQK\r\n\
         let unit = &out.units[0];
         assert_eq!(unit.kind(), UnitKind::Message);
         assert_eq!(unit.locator.part.as_deref(), Some("message"));
+        // Lines 1 (From) to 22 (the HTML body's last line), not the attachments after.
+        assert_eq!(
+            (unit.locator.line_start, unit.locator.line_end),
+            (Some(1), Some(22))
+        );
         assert_eq!(unit.title.as_deref(), Some("Foster Creek budget"));
         assert!(unit.text.starts_with(
             "From: Ana Silva <ana@example.com>\nTo: Bo Chen <bo@example.com>, carl@example.com\n\
@@ -501,6 +528,26 @@ Subject: Foster Creek budget\nAttachments: budget.pdf, budget (2).pdf\n\n"
             Some("Ana Silva <ana@example.com>")
         );
         assert_eq!(out.meta.created, Some(time));
+    }
+
+    #[test]
+    fn the_unit_holds_the_lines_it_was_read_from() {
+        let plain = "From: a@example.com\nSubject: Race\n\nSee you there.\nBib: 1234\n";
+        let unit = &convert(&input(plain.as_bytes())).unwrap().units[0];
+        assert_eq!(
+            (unit.locator.line_start, unit.locator.line_end),
+            (Some(1), Some(5))
+        );
+        // A body cut at the length limit does not claim the lines it lost.
+        let long = format!(
+            "From: a@example.com\nSubject: Long\n\n{}\n",
+            "word ".repeat(MAX_BODY_CHARS / 4)
+        );
+        let unit = &convert(&input(long.as_bytes())).unwrap().units[0];
+        assert_eq!(
+            (unit.locator.line_start, unit.locator.line_end),
+            (None, None)
+        );
     }
 
     #[test]
