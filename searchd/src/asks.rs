@@ -1,13 +1,15 @@
 //! What a question asks for, as far as calendar events go.
 //!
 //! An event records when something is (its date and time, its weekdays, how often it
-//! repeats), where and with whom. A question asking for one of those ("when is…",
-//! "what time…", "which evenings…", "how often…", "where…", "who…", a routine) can be
-//! answered by an event. Any other question ("how much did Biscuit weigh at his vet
-//! visit", "which seat did she have on the flight", "what did we decide at the staff
-//! meeting") names an event only as its occasion: the answer is in what was written,
-//! paid or recorded there, and the event's units then count less
-//! (`planner::EVENT_CONTEXT_FACTOR`, the planner switch `event_context`).
+//! repeats), where and with whom it is planned. A question asking for one of those
+//! ("when is…", "what time…", "which evenings…", "how often…", "where is…", "who is
+//! coming…", a routine) can be answered by an event. Any other question ("how much did
+//! Biscuit weigh at his vet visit", "which seat did she have on the flight", "what did
+//! we decide at the staff meeting") names an event only as its occasion: the answer is
+//! in what was written, paid or recorded there, and the event's units then count less
+//! (`planner::EVENT_CONTEXT_FACTOR`, the planner switch `event_context`). So does a
+//! "where" or "who" in the past ("who did I meet at the summit", "where were they
+//! planning to cheer"): it asks what happened, which a plan does not record.
 //!
 //! When in doubt a question counts as asking about the schedule, which leaves every
 //! score as it was.
@@ -52,12 +54,8 @@ const TIME_NOUNS: [&str; 26] = [
 /// What follows "how" when it asks about time: "how often", "how long", "how soon".
 const HOW_OF_TIME: [&str; 5] = ["often", "long", "soon", "early", "late"];
 
-/// Words that ask for what else an event holds (its place and people) or for the
-/// schedule itself.
-const SCHEDULE_WORDS: [&str; 12] = [
-    "where",
-    "who",
-    "whom",
+/// Words that ask for the schedule itself.
+const SCHEDULE_WORDS: [&str; 9] = [
     "schedule",
     "scheduled",
     "calendar",
@@ -68,6 +66,13 @@ const SCHEDULE_WORDS: [&str; 12] = [
     "busy",
     "plans",
 ];
+
+/// Words after "where" or "who" that put the question in the past: it asks what
+/// happened, not what was planned.
+const PAST: [&str; 4] = ["did", "was", "were", "had"];
+
+/// Words after which "where" or "who" still opens a question ("and where", "with whom").
+const OPENERS: [&str; 9] = ["and", "or", "but", "with", "to", "from", "by", "for", "of"];
 
 /// Whether `query` asks for something a calendar event records: a time, a frequency, a
 /// place, people, or the schedule itself. `routine` is the time parser's reading of a
@@ -100,6 +105,14 @@ fn clause_asks(words: &[&str]) -> bool {
                 .into_iter()
                 .flatten()
                 .any(|w| TIME_NOUNS.contains(&w)),
+            // "where is…", "who is coming…", "and with whom…"; not in the past ("who did
+            // I meet…", "where were they…") nor a relative clause ("the man who said").
+            "where" | "who" | "whom" => {
+                let opens = i == 0
+                    || i.checked_sub(1)
+                        .is_some_and(|j| OPENERS.contains(&words[j]));
+                opens && next.is_none_or(|n| !PAST.contains(&n))
+            }
             "how" => match next {
                 Some("many") => after == Some("times"),
                 Some(n) => HOW_OF_TIME.contains(&n),
@@ -125,6 +138,8 @@ mod tests {
             "What year did we move?",
             "Where is the book club meeting this month?",
             "Who is coming to dinner on Saturday?",
+            "Where will the party be?",
+            "With whom do I have the review?",
             "What's on my calendar next week?",
             "Am I free on Thursday evening?",
             "How many times did I see the physio?",
@@ -145,6 +160,9 @@ mod tests {
             "When I rang the hostel, what did they offer us?",
             "How did the marks change between the two reports?",
             "How many students still owe money for the trip?",
+            "What did the man who sold us the car say about the tyres?",
+            "Who did I meet at the summit who wanted to compare notes?",
+            "Where were Hannah and Inês planning to cheer for me?",
         ] {
             assert!(!asks_about_schedule(question, false), "{question}");
         }
