@@ -21,35 +21,27 @@ const AUXILIARIES: [&str; 20] = [
     "am", "has", "have", "had", "must", "shall", "'s", "’s",
 ];
 
-/// Nouns of time after "what" or "which" ("what time", "which weekday evenings").
-const TIME_NOUNS: [&str; 26] = [
+/// Nouns of time (and their plurals) after "what" or "which" ("what time", "which
+/// weekday evenings").
+const TIME_NOUNS: [&str; 13] = [
     "time",
-    "times",
     "day",
-    "days",
     "date",
-    "dates",
     "weekday",
-    "weekdays",
     "weekend",
-    "weekends",
     "evening",
-    "evenings",
     "night",
-    "nights",
     "morning",
-    "mornings",
     "afternoon",
-    "afternoons",
     "week",
-    "weeks",
     "month",
-    "months",
     "year",
-    "years",
     "hour",
-    "hours",
 ];
+
+fn is_time_noun(word: &str) -> bool {
+    TIME_NOUNS.contains(&word.strip_suffix('s').unwrap_or(word))
+}
 
 /// What follows "how" when it asks about time: "how often", "how long", "how soon".
 const HOW_OF_TIME: [&str; 5] = ["often", "long", "soon", "early", "late"];
@@ -101,10 +93,7 @@ fn clause_asks(words: &[&str]) -> bool {
         match *word {
             // "when is…", "and when?", "since when"; not "when I rang…".
             "when" => next.is_none_or(|n| AUXILIARIES.contains(&n)),
-            "what" | "which" => [next, after]
-                .into_iter()
-                .flatten()
-                .any(|w| TIME_NOUNS.contains(&w)),
+            "what" | "which" => [next, after].into_iter().flatten().any(is_time_noun),
             // "where is…", "who is coming…", "and with whom…"; not in the past ("who did
             // I meet…", "where were they…") nor a relative clause ("the man who said").
             "where" | "who" | "whom" => {
