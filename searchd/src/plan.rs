@@ -100,7 +100,7 @@ impl Engine {
             && !crate::asks::asks_about_schedule(&params.query, time.recurring);
         if events_are_context {
             prior_notes.push(format!(
-                "event_context: the question does not ask when, where, who or how often; calendar events ×{}",
+                "event_context: the question does not ask about the schedule (when, how often, where or who is planned); calendar events ×{}",
                 crate::planner::EVENT_CONTEXT_FACTOR
             ));
         } else if !params.planner.event_context {
