@@ -87,8 +87,9 @@ pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     push_header(&mut header_block, "Attachments", &attachment_names);
 
     let full_body = body_text(&message);
-    let body = truncate_chars(full_body.trim(), MAX_BODY_CHARS);
-    let whole = body.len() == full_body.trim().len();
+    let full_body = full_body.trim();
+    let body = truncate_chars(full_body, MAX_BODY_CHARS);
+    let whole = body.len() == full_body.len();
     let mut text = header_block.join("\n");
     if !body.is_empty() {
         text.push_str("\n\n");

@@ -160,38 +160,31 @@ fn year_number(word: &str) -> Option<i32> {
 
 /// `Aug 2, 2025`, `August 2nd 2025`, `2 Aug 2025`, `Tue, 2 September 2025`.
 fn named_month_dates(text: &str) -> Vec<NaiveDate> {
+    named_month_days(text)
+        .filter_map(|(month, day, year)| NaiveDate::from_ymd_opt(year?, month, day))
+        .take(MAX_DATES)
+        .collect()
+}
+
+/// Every named month with its day, and its year when one is written after the day:
+/// `(month, day, year)` for `Aug 2, 2025`, `2 Aug 2025`, `October 14th`, `14 October`.
+fn named_month_days(text: &str) -> impl Iterator<Item = (u32, u32, Option<i32>)> + '_ {
     let words: Vec<&str> = text
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
-    let mut out = Vec::new();
-    for (i, word) in words.iter().enumerate() {
-        if out.len() >= MAX_DATES {
-            break;
-        }
-        let Some(month) = month_number(word) else {
-            continue;
-        };
+    (0..words.len()).filter_map(move |i| {
+        let month = month_number(words[i])?;
         let after = |k: usize| words.get(i + k).copied();
-        let found = match (
-            after(1).and_then(day_number),
-            after(2).and_then(year_number),
-        ) {
-            (Some(day), Some(year)) => Some((year, day)),
-            _ => match (
-                i.checked_sub(1).and_then(|j| day_number(words[j])),
-                after(1).and_then(year_number),
-            ) {
-                (Some(day), Some(year)) => Some((year, day)),
-                _ => None,
-            },
-        };
-        if let Some(date) = found.and_then(|(year, day)| NaiveDate::from_ymd_opt(year, month, day))
-        {
-            out.push(date);
+        // "Oct 14 [2025]", else "14 Oct [2025]".
+        match after(1).and_then(day_number) {
+            Some(day) => Some((month, day, after(2).and_then(year_number))),
+            None => {
+                let day = i.checked_sub(1).and_then(|j| day_number(words[j]))?;
+                Some((month, day, after(1).and_then(year_number)))
+            }
         }
-    }
-    out
+    })
 }
 
 /// The dates a text mentions, for a text written around `near` (its own date): full
@@ -202,31 +195,11 @@ fn named_month_dates(text: &str) -> Vec<NaiveDate> {
 /// `near`. At most 400 dates.
 pub fn mentioned_dates(text: &str, near: NaiveDate) -> Vec<NaiveDate> {
     let mut out = dates_with_order(text, None);
-    let words: Vec<&str> = text
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    for (i, word) in words.iter().enumerate() {
-        if out.len() >= MAX_DATES {
-            return out;
-        }
-        let Some(month) = month_number(word) else {
-            continue;
-        };
-        let after = |k: usize| words.get(i + k).copied();
-        let before = i.checked_sub(1).map(|j| words[j]);
-        // "Oct 14" (not "Oct 14, 2025", read above), else "14 Oct" (not "14 Oct 2025").
-        let day = match after(1).and_then(day_number) {
-            Some(day) if after(2).and_then(year_number).is_none() => Some(day),
-            Some(_) => None,
-            None => before
-                .and_then(day_number)
-                .filter(|_| after(1).and_then(year_number).is_none()),
-        };
-        if let Some(date) = day.and_then(|day| nearest(month, day, near)) {
-            out.push(date);
-        }
-    }
+    // Dates with a year were read above.
+    let yearless = named_month_days(text)
+        .filter(|(_, _, year)| year.is_none())
+        .filter_map(|(month, day, _)| nearest(month, day, near));
+    out.extend(yearless.take(MAX_DATES.saturating_sub(out.len())));
     let tokens: Vec<&str> = text
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '/'))
         .filter(|w| !w.is_empty())

@@ -430,13 +430,12 @@ impl Engine {
         &self,
         snapshot: &dyn SearchSnapshot,
         plan: &QueryPlan,
-        hits: Vec<RankedHit>,
+        mut hits: Vec<RankedHit>,
         limit: usize,
         total: u64,
         mut notes: Vec<String>,
     ) -> Result<Ranked, SearchError> {
         notes.extend(plan.prior_notes.iter().cloned());
-        let mut hits = hits;
         let mut loaded = self.apply_priors(snapshot, plan, &mut hits, limit)?;
         if plan.params.planner.copies {
             notes.extend(self.fold_copies(snapshot, &mut hits, &mut loaded, limit)?);

@@ -1,13 +1,7 @@
 //! Malformed inputs give per-file failures with specific reasons; indexing continues
 //! and good files stay searchable.
 
-use crate::harness::{index, result_paths, Daemon};
-
-fn write(root: &std::path::Path, rel: &str, bytes: &[u8]) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, bytes).unwrap();
-}
+use crate::harness::{index, result_paths, write, Daemon};
 
 #[test]
 fn broken_files_fail_individually_and_good_files_are_indexed() {

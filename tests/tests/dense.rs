@@ -6,13 +6,7 @@ use std::time::{Duration, Instant};
 
 use index::Manifest;
 
-use crate::harness::{binary, index, result_paths, Daemon};
-
-fn write(root: &std::path::Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
+use crate::harness::{binary, index, result_paths, write, Daemon};
 
 fn retrieve(daemon: &Daemon, query: &str, mode: &str) -> Vec<String> {
     let body = serde_json::json!({ "query": query, "top_k": 3, "mode": mode }).to_string();

@@ -2,13 +2,7 @@
 
 use std::time::Duration;
 
-use crate::harness::{eventually, index, result_paths, Daemon};
-
-fn write(root: &std::path::Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
+use crate::harness::{eventually, index, result_paths, write, Daemon};
 
 /// Lexical results: exact membership is checkable (dense retrieval always returns the
 /// nearest units, matching or not).

@@ -5,7 +5,7 @@
 use dentate_proto::v1 as pb;
 use serde_json::Value;
 
-use crate::harness::{copy_tree, index_with, repo_root, Daemon};
+use crate::harness::{copy_tree, index_with, repo_root, result_for, result_paths, write, Daemon};
 
 const PLAN: &str = "Documents/Shop/Lantern Business Plan 2024-2026.pdf";
 
@@ -25,6 +25,17 @@ fn day_paths(day: &Value) -> Vec<String> {
         .flat_map(|f| f["files"].as_array().unwrap().iter())
         .map(|f| f["path"].as_str().unwrap().to_string())
         .collect()
+}
+
+/// POSTs a lexical request with `explain` (the JSON fields `fields`) to `route`, with the
+/// planner features in `disable` (JSON strings, comma-separated) switched off.
+fn post_switched_off(daemon: &Daemon, route: &str, fields: &str, disable: &str) -> Value {
+    let body = format!(
+        r#"{{{fields}, "mode": "lexical", "explain": true, "disable_planner": [{disable}]}}"#
+    );
+    let (status, reply) = daemon.post(route, &body);
+    assert_eq!(status, 200, "{reply}");
+    reply
 }
 
 #[test]
@@ -56,12 +67,12 @@ fn timeline_context_and_people() {
     );
     // A routine question spreads /retrieve over files and days; switched off, it does not.
     let routine = |disable: &str| {
-        let body = format!(
-            r#"{{"query": "what do I usually do every week", "top_k": 6, "mode": "lexical",
-                "explain": true, "disable_planner": [{disable}]}}"#
+        let reply = post_switched_off(
+            &daemon,
+            "/retrieve",
+            r#""query": "what do I usually do every week", "top_k": 6"#,
+            disable,
         );
-        let (status, reply) = daemon.post("/retrieve", &body);
-        assert_eq!(status, 200, "{reply}");
         let notes = reply["explain"].to_string();
         let files: std::collections::BTreeSet<String> = reply["results"]
             .as_array()
@@ -334,25 +345,23 @@ fn copies_of_one_file_count_once() {
     let profile = tempfile::tempdir().unwrap();
     let plan = std::fs::read(repo_root().join("samples/profile").join(PLAN)).unwrap();
     for path in ["Docs/Lantern plan.pdf", "Desktop/Lantern plan - copy.pdf"] {
-        let path = profile.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, &plan).unwrap();
+        write(profile.path(), path, &plan);
     }
-    std::fs::write(
-        profile.path().join("notes.txt"),
+    write(
+        profile.path(),
+        "notes.txt",
         "A business plan needs a budget. Ask the bank about the lantern loan.\n",
-    )
-    .unwrap();
+    );
     let index_dir = tempfile::tempdir().unwrap();
     index_with(profile.path(), index_dir.path(), &["--no-embed"]);
     let daemon = Daemon::start(index_dir.path());
     let files = |disable: &str| {
-        let body = format!(
-            r#"{{"query": "lantern business plan budget", "top_k": 5, "mode": "lexical",
-                "explain": true, "disable_planner": [{disable}]}}"#
+        let reply = post_switched_off(
+            &daemon,
+            "/api/search",
+            r#""query": "lantern business plan budget", "top_k": 5"#,
+            disable,
         );
-        let (status, reply) = daemon.post("/api/search", &body);
-        assert_eq!(status, 200, "{reply}");
         let paths: Vec<String> = reply["files"]
             .as_array()
             .unwrap()
@@ -389,11 +398,7 @@ fn copies_of_one_file_count_once() {
 #[test]
 fn events_are_the_occasion_unless_the_schedule_is_asked() {
     let profile = tempfile::tempdir().unwrap();
-    let write = |path: &str, text: &str| {
-        let path = profile.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |path: &str, text: &str| write(profile.path(), path, text);
     write(
         "Calendar/Pets.ics",
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Dentate tests//EN\r\nBEGIN:VEVENT\r\n\
@@ -411,30 +416,18 @@ fn events_are_the_occasion_unless_the_schedule_is_asked() {
     let daemon = Daemon::start(index_dir.path());
     // (paths best first, the event unit's score and event_context factor, notes)
     let ask = |query: &str, disable: &str| {
-        let body = format!(
-            r#"{{"query": "{query}", "top_k": 5, "mode": "lexical", "explain": true,
-                "disable_planner": [{disable}]}}"#
-        );
-        let (status, reply) = daemon.post("/retrieve", &body);
-        assert_eq!(status, 200, "{reply}");
-        let results = reply["results"].as_array().unwrap();
-        let paths: Vec<String> = results
-            .iter()
-            .map(|r| {
-                format!(
-                    "{} {}",
-                    r["metadata"]["file_path"].as_str().unwrap(),
-                    r["score"]
-                )
-            })
-            .collect();
-        let event = results
-            .iter()
-            .find(|r| r["metadata"]["file_path"] == "Calendar/Pets.ics")
+        let fields = format!(r#""query": "{query}", "top_k": 5"#);
+        let reply = post_switched_off(&daemon, "/retrieve", &fields, disable);
+        let event = result_for(&reply, "Calendar/Pets.ics")
             .unwrap_or_else(|| panic!("no event in {reply}"));
         let score = event["score"].as_f64().unwrap();
         let factor = event["metadata"]["explain"]["prior.event_context"].as_f64();
-        (paths, score, factor, reply["explain"].to_string())
+        (
+            result_paths(&reply),
+            score,
+            factor,
+            reply["explain"].to_string(),
+        )
     };
     let weight = "How much did Biscuit weigh at his vet visit?";
     let (paths, on, factor, notes) = ask(weight, "");
@@ -443,14 +436,11 @@ fn events_are_the_occasion_unless_the_schedule_is_asked() {
         notes.contains("event_context: the question does not ask"),
         "{notes}"
     );
-    assert!(
-        paths[0].starts_with("Documents/Pets/Belmont invoice.txt"),
-        "{paths:?}"
-    );
+    assert_eq!(paths[0], "Documents/Pets/Belmont invoice.txt", "{paths:?}");
     // Switched off, the event's title match puts it first again.
     let (paths, off, factor, notes) = ask(weight, r#""event_context""#);
     assert_eq!(factor, None, "{notes}");
-    assert!(paths[0].starts_with("Calendar/Pets.ics"), "{paths:?}");
+    assert_eq!(paths[0], "Calendar/Pets.ics", "{paths:?}");
     assert!(notes.contains("event_context: off"), "{notes}");
     assert!((on - 0.75 * off).abs() < 1e-3 * off, "{on} vs {off}");
     // Asking when: the event is the answer and keeps its score.

@@ -44,6 +44,13 @@ pub fn shared_corpus() -> Option<PathBuf> {
         .then(|| path.canonicalize().expect("canonical corpus path"))
 }
 
+/// Writes `bytes` to `rel` under `root`, making its folders.
+pub fn write(root: &Path, rel: &str, bytes: &(impl AsRef<[u8]> + ?Sized)) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes.as_ref()).unwrap();
+}
+
 /// Copies a folder tree, keeping modification times.
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create target");
