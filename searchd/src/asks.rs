@@ -16,9 +16,9 @@
 
 /// Words that make a following "when" a question ("when is", "and when do") rather than
 /// a clause of time ("when I rang the hostel, …").
-const AUXILIARIES: [&str; 20] = [
+const AUXILIARIES: [&str; 18] = [
     "is", "was", "are", "were", "do", "does", "did", "will", "would", "should", "can", "could",
-    "am", "has", "have", "had", "must", "shall", "'s", "’s",
+    "am", "has", "have", "had", "must", "shall",
 ];
 
 /// Nouns of time (and their plurals) after "what" or "which" ("what time", "which
@@ -97,9 +97,7 @@ fn clause_asks(words: &[&str]) -> bool {
             // "where is…", "who is coming…", "and with whom…"; not in the past ("who did
             // I meet…", "where were they…") nor a relative clause ("the man who said").
             "where" | "who" | "whom" => {
-                let opens = i == 0
-                    || i.checked_sub(1)
-                        .is_some_and(|j| OPENERS.contains(&words[j]));
+                let opens = i.checked_sub(1).is_none_or(|j| OPENERS.contains(&words[j]));
                 opens && next.is_none_or(|n| !PAST.contains(&n))
             }
             "how" => match next {
