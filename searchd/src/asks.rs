@@ -79,11 +79,22 @@ pub fn asks_about_schedule(query: &str, routine: bool) -> bool {
         .any(|clause| clause_asks(&words(clause)))
 }
 
+/// The clause's words; a question word's "'s" ("when's", "where's", "who's") is read as
+/// the auxiliary it stands for ("is" or "has", both auxiliaries here).
 fn words(clause: &str) -> Vec<&str> {
-    clause
+    let mut words = Vec::new();
+    for word in clause
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty())
-        .collect()
+    {
+        match word.strip_suffix("'s") {
+            Some(head @ ("when" | "where" | "who" | "what" | "how")) => {
+                words.extend([head, "is"]);
+            }
+            _ => words.push(word),
+        }
+    }
+    words
 }
 
 fn clause_asks(words: &[&str]) -> bool {
@@ -132,6 +143,9 @@ mod tests {
             "How many times did I see the physio?",
             "How long is the flight to Santiago?",
             "What rating did I give the book, and when did I finish it?",
+            "When's the parent-teacher meeting?",
+            "Where's the team dinner on Friday?",
+            "Who’s coming to the barbecue?",
         ] {
             assert!(asks_about_schedule(question, false), "{question}");
         }
@@ -150,6 +164,7 @@ mod tests {
             "What did the man who sold us the car say about the tyres?",
             "Who did I meet at the summit who wanted to compare notes?",
             "Where were Hannah and Inês planning to cheer for me?",
+            "What's the total on the plumber's invoice?",
         ] {
             assert!(!asks_about_schedule(question, false), "{question}");
         }
