@@ -27,6 +27,7 @@ pub mod detect;
 mod error;
 pub mod fuzz;
 mod image;
+mod log_records;
 mod mail;
 mod meta;
 pub mod name_date;

@@ -22,7 +22,7 @@ use crate::{Conversion, ConvertError, Input, Locator, Unit, UnitKind};
 
 /// Version of the units this module makes: bump it when they change, and the indexer
 /// converts the files of this module's types again (see [`crate::registry`]).
-pub(crate) const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 3;
 
 /// Chunking budget in approximate tokens.
 #[derive(Debug, Clone, Copy)]
@@ -277,13 +277,18 @@ pub(crate) fn spans_to_units(spans: Vec<Span>) -> Vec<Unit> {
         .collect()
 }
 
-/// txt, md, log, json, code: line-aligned spans of the decoded text.
+/// txt, md, log, json, code: line-aligned spans of the decoded text; a `.log` also
+/// gets a unit per recurring kind of record ([`crate::log_records`]).
 pub(crate) fn convert_text(input: &Input) -> Result<Conversion, ConvertError> {
     let text = decode_text(input.bytes);
     if text.trim().is_empty() {
         return Ok(Conversion::default());
     }
-    let units = spans_to_units(chunk_text(&text, ChunkOptions::default()));
+    let options = ChunkOptions::default();
+    let mut units = spans_to_units(chunk_text(&text, options));
+    if crate::detect::extension_of(input.name) == "log" {
+        units.extend(crate::log_records::record_units(&text, options.max_tokens));
+    }
     Ok(Conversion::from_units(units))
 }
 

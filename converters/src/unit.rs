@@ -134,6 +134,11 @@ pub struct Locator {
     pub line_start: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line_end: Option<u64>,
+    /// The 1-based lines a unit gathers from across its file, when they are not one
+    /// run (a log's records of one kind, `log_records`); `line_start..line_end` is then
+    /// the first and last of them, not a run of lines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<u64>,
     /// Character offsets (0-based, end exclusive) of a text span in the decoded file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub char_start: Option<u64>,

@@ -245,6 +245,9 @@ pub fn locator_matches(gold: &GoldLocator, unit: &UnitLoc) -> bool {
         GoldLocator::SqliteRow { table, rowid } => {
             unit.sheet.as_deref().is_some_and(|s| same_name(s, table)) && rows_contain(unit, *rowid)
         }
+        GoldLocator::Lines { start, end } if !unit.lines.is_empty() => {
+            unit.lines.iter().any(|line| (*start..=*end).contains(line))
+        }
         GoldLocator::Lines { start, end } => match (unit.line_start, unit.line_end) {
             (Some(a), b) => {
                 let b = b.unwrap_or(a);
@@ -430,6 +433,17 @@ mod tests {
         assert!(locator_matches(&range(1, 10), &lines));
         assert!(!locator_matches(&range(20, 25), &lines));
         assert!(!locator_matches(&range(1, 1), &UnitLoc::default()));
+        // Gathered lines (a log's records of one kind) match only themselves, not the
+        // lines between the first and the last.
+        let gathered = UnitLoc {
+            line_start: Some(26),
+            line_end: Some(76),
+            lines: vec![26, 51, 76],
+            ..Default::default()
+        };
+        assert!(locator_matches(&range(51, 51), &gathered));
+        assert!(locator_matches(&range(70, 80), &gathered));
+        assert!(!locator_matches(&range(27, 50), &gathered));
 
         let event = UnitLoc {
             event_uid: Some("u@x".into()),

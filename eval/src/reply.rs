@@ -16,6 +16,9 @@ pub struct UnitLoc {
     pub row_end: Option<u64>,
     pub line_start: Option<u64>,
     pub line_end: Option<u64>,
+    /// The lines a unit gathers from across its file (a log's records of one kind);
+    /// when present, `line_start..line_end` is not a run of lines.
+    pub lines: Vec<u64>,
     pub t_start_ms: Option<u64>,
     pub t_end_ms: Option<u64>,
     pub event_uid: Option<String>,
@@ -104,6 +107,11 @@ pub fn files_from_http_reply(reply: &Value) -> Result<Vec<RetrievedFile>, Error>
                                 row_end: u(m, "row_end"),
                                 line_start: u(m, "line_start"),
                                 line_end: u(m, "line_end"),
+                                lines: m
+                                    .get("lines")
+                                    .and_then(Value::as_array)
+                                    .map(|l| l.iter().filter_map(Value::as_u64).collect())
+                                    .unwrap_or_default(),
                                 t_start_ms: ms(m, "start"),
                                 t_end_ms: ms(m, "end"),
                                 event_uid: s(m, "event_uid"),
@@ -138,6 +146,7 @@ pub fn files_from_grpc(response: &dentate_proto::v1::SearchResponse) -> Vec<Retr
                         row_end: l.row_end,
                         line_start: l.line_start,
                         line_end: l.line_end,
+                        lines: l.lines,
                         t_start_ms: l.t_start_ms,
                         t_end_ms: l.t_end_ms,
                         event_uid: l.event_uid,

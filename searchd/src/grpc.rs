@@ -103,6 +103,7 @@ pub fn locator_of(locator: &converters::Locator) -> pb::Locator {
         t_end_ms: locator.t_end_ms,
         part: locator.part.clone(),
         event_uid: locator.event_uid.clone(),
+        lines: locator.lines.clone(),
     }
 }
 

@@ -136,6 +136,11 @@ impl Serialize for Metadata<'_> {
         put(&mut map, "line_end", locator.line_end)?;
         put(
             &mut map,
+            "lines",
+            (!locator.lines.is_empty()).then_some(&locator.lines),
+        )?;
+        put(
+            &mut map,
             "start",
             locator.t_start_ms.map(|v| v as f64 / 1000.0),
         )?;

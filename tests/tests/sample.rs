@@ -379,6 +379,7 @@ fn locator_matches(locator: &pb::Locator, expected: &str) -> bool {
     match key {
         "page" => locator.page == Some(number as u32),
         "slide" => locator.slide == Some(number as u32),
+        "line" if !locator.lines.is_empty() => locator.lines.contains(&number),
         "line" => {
             locator.line_start.unwrap_or(u64::MAX) <= number
                 && number <= locator.line_end.unwrap_or(0)
@@ -444,6 +445,35 @@ fn sample_facts_are_found_with_their_locators() {
             FACTS.len(),
             misses.join("\n")
         );
+
+        // The log's days without sales, scattered over the month, come as one unit that
+        // lists their lines (the log's records of one kind).
+        let log = "Code/till-sync/logs/sync-2024-03.log";
+        let closed: Vec<u64> = std::fs::read_to_string(served.profile.path().join(log))
+            .unwrap()
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| line.contains("nothing to upload (shop closed)"))
+            .map(|(i, _)| i as u64 + 1)
+            .collect();
+        assert!(closed.len() >= 3, "{closed:?}");
+        let reply = client
+            .search(search_request("nothing to upload shop closed", 5))
+            .await
+            .unwrap()
+            .into_inner();
+        let units: Vec<&pb::UnitHit> = reply
+            .files
+            .iter()
+            .filter(|f| f.file.as_ref().unwrap().path == log)
+            .flat_map(|f| &f.units)
+            .collect();
+        let gathered = units
+            .iter()
+            .find(|u| !u.locator.as_ref().unwrap().lines.is_empty())
+            .unwrap_or_else(|| panic!("no unit of gathered lines: {units:?}"));
+        assert_eq!(gathered.locator.as_ref().unwrap().lines, closed);
+        assert_eq!(gathered.text.lines().count(), closed.len());
     });
 }
 

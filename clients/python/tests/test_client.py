@@ -144,3 +144,22 @@ def test_routine_timeline_and_activity(client: dentate.Client, daemon: Daemon) -
     assert len(created) >= 40
     with pytest.raises(dentate.DentateError):
         client.search("", activity={"kinds": ["teleported"]})
+
+
+def test_format_locator_names_gathered_lines() -> None:
+    assert format_locator({"line_start": 4, "line_end": 20}) == "lines 4-20"
+    gathered = {"line_start": 26, "line_end": 178, "lines": [26, 51, 76, 102, 127, 152, 178]}
+    assert format_locator(gathered) == "lines 26, 51, 76, 102, 127 (+2 more)"
+    assert format_locator({"line_start": 5, "line_end": 58, "lines": [5, 6, 58]}) == "lines 5, 6, 58"
+
+
+def test_gathered_log_records_come_with_their_lines(client: dentate.Client) -> None:
+    log = "Code/till-sync/logs/sync-2024-03.log"
+    result = client.search("nothing to upload shop closed", top_k=5, mode="lexical", extensions=["log"])
+    units = [u for f in result for u in f.units if f.path == log]
+    gathered = [u for u in units if u.locator.get("lines")]
+    assert gathered, [u.locator for u in units]
+    lines = gathered[0].locator["lines"]
+    assert isinstance(lines, list) and all(isinstance(n, int) for n in lines)
+    assert len(lines) == len(gathered[0].text.splitlines()) >= 3
+    assert format_locator(gathered[0].locator).startswith(f"lines {lines[0]}, {lines[1]}")

@@ -51,7 +51,8 @@ class DentateError(Exception):
 
 
 def _locator(msg: "pb.Locator") -> Locator:
-    return {f.name: value for f, value in msg.ListFields()}
+    # Repeated fields (``lines``) come out as plain lists.
+    return {f.name: value if isinstance(value, (int, str)) else list(value) for f, value in msg.ListFields()}
 
 
 def _file_info(msg: "pb.FileInfo") -> FileInfo:

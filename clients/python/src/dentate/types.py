@@ -15,7 +15,8 @@ Locator = Dict[str, Any]
 
 def format_locator(locator: Mapping[str, Any]) -> str:
     """A short human-readable form of a locator: ``"page 5 (printed 2)"``, ``"slide 3"``,
-    ``"sheet Daily takings, rows 13-13"``, ``"lines 4-20"``, ``"event abc@x"``; ``""`` when empty."""
+    ``"sheet Daily takings, rows 13-13"``, ``"lines 4-20"``, ``"lines 26, 51, 76"`` (a log's
+    records of one kind), ``"event abc@x"``; ``""`` when empty."""
     parts: List[str] = []
     if "page" in locator:
         label = locator.get("page_label")
@@ -27,7 +28,11 @@ def format_locator(locator: Mapping[str, Any]) -> str:
         parts.append(f"sheet {locator['sheet']}")
     if "row_start" in locator:
         parts.append(f"rows {locator['row_start']}-{locator.get('row_end', locator['row_start'])}")
-    if "line_start" in locator:
+    if locator.get("lines"):
+        lines = [str(n) for n in locator["lines"]]
+        shown = ", ".join(lines[:5]) + (f" (+{len(lines) - 5} more)" if len(lines) > 5 else "")
+        parts.append(f"lines {shown}")
+    elif "line_start" in locator:
         parts.append(f"lines {locator['line_start']}-{locator.get('line_end', locator['line_start'])}")
     if "t_start_ms" in locator:
         start = locator["t_start_ms"] / 1000

@@ -78,7 +78,7 @@ class SearchRequest(_message.Message):
     def __init__(self, query: _Optional[str] = ..., top_k: _Optional[int] = ..., units_per_file: _Optional[int] = ..., path_prefixes: _Optional[_Iterable[str]] = ..., modalities: _Optional[_Iterable[str]] = ..., extensions: _Optional[_Iterable[str]] = ..., content_time: _Optional[_Union[TimeRange, _Mapping]] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., explain: bool = ..., fusion: _Optional[_Union[Fusion, str]] = ..., rrf_k: _Optional[float] = ..., lexical_weight: _Optional[float] = ..., disable_planner: _Optional[_Iterable[str]] = ..., reference_time: _Optional[int] = ..., context: _Optional[int] = ..., autocut: _Optional[int] = ..., min_score: _Optional[float] = ..., activity: _Optional[_Union[ActivityFilter, _Mapping]] = ...) -> None: ...
 
 class Locator(_message.Message):
-    __slots__ = ("page", "page_label", "slide", "sheet", "row_start", "row_end", "line_start", "line_end", "char_start", "char_end", "t_start_ms", "t_end_ms", "part", "event_uid")
+    __slots__ = ("page", "page_label", "slide", "sheet", "row_start", "row_end", "line_start", "line_end", "char_start", "char_end", "t_start_ms", "t_end_ms", "part", "event_uid", "lines")
     PAGE_FIELD_NUMBER: _ClassVar[int]
     PAGE_LABEL_FIELD_NUMBER: _ClassVar[int]
     SLIDE_FIELD_NUMBER: _ClassVar[int]
@@ -93,6 +93,7 @@ class Locator(_message.Message):
     T_END_MS_FIELD_NUMBER: _ClassVar[int]
     PART_FIELD_NUMBER: _ClassVar[int]
     EVENT_UID_FIELD_NUMBER: _ClassVar[int]
+    LINES_FIELD_NUMBER: _ClassVar[int]
     page: int
     page_label: str
     slide: int
@@ -107,7 +108,8 @@ class Locator(_message.Message):
     t_end_ms: int
     part: str
     event_uid: str
-    def __init__(self, page: _Optional[int] = ..., page_label: _Optional[str] = ..., slide: _Optional[int] = ..., sheet: _Optional[str] = ..., row_start: _Optional[int] = ..., row_end: _Optional[int] = ..., line_start: _Optional[int] = ..., line_end: _Optional[int] = ..., char_start: _Optional[int] = ..., char_end: _Optional[int] = ..., t_start_ms: _Optional[int] = ..., t_end_ms: _Optional[int] = ..., part: _Optional[str] = ..., event_uid: _Optional[str] = ...) -> None: ...
+    lines: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, page: _Optional[int] = ..., page_label: _Optional[str] = ..., slide: _Optional[int] = ..., sheet: _Optional[str] = ..., row_start: _Optional[int] = ..., row_end: _Optional[int] = ..., line_start: _Optional[int] = ..., line_end: _Optional[int] = ..., char_start: _Optional[int] = ..., char_end: _Optional[int] = ..., t_start_ms: _Optional[int] = ..., t_end_ms: _Optional[int] = ..., part: _Optional[str] = ..., event_uid: _Optional[str] = ..., lines: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Explain(_message.Message):
     __slots__ = ("signals", "notes")

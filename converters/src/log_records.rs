@@ -1,0 +1,221 @@
+//! A log's records of one kind, gathered into one unit.
+//!
+//! A machine-written log repeats a few kinds of record: the bulk (a reading every hour,
+//! a request line) and rarer kinds that summarise or stand out (a daily total, a
+//! restart, an error). The line-aligned spans cut the file into runs of consecutive
+//! lines, so the thirty daily totals of a month's log sit in thirty spans, among the
+//! hourly readings. For each recurring kind that is not the bulk, one more unit holds
+//! all its lines (as far as one unit's budget goes) and lists their line numbers in
+//! [`Locator::lines`]: one hit then shows every daily total, each with its line.
+//!
+//! A record's kind is its line with every word holding a digit (a time, a date, an
+//! amount, an id) read as one placeholder: `… INFO gauge: DAILY date=2025-10-01
+//! total_in=0.42` and the next day's line are one kind.
+
+use crate::{Locator, Unit, UnitKind};
+use std::collections::HashMap;
+
+/// Logs shorter than this many non-blank lines keep their spans only.
+const MIN_LINES: usize = 20;
+/// A kind recurs from this many lines on…
+const MIN_RECORDS: usize = 3;
+/// …and is the bulk of the log above this share of its non-blank lines (the spans
+/// show it already).
+const MAX_SHARE: f64 = 1.0 / 3.0;
+/// Units of gathered records per log at most (the most frequent kinds first).
+const MAX_KINDS: usize = 8;
+
+/// The units of `text`'s recurring, non-bulk record kinds, each at most `max_tokens`
+/// approximate tokens (its first lines, when they are more), in the order of the
+/// kinds' first lines.
+pub(crate) fn record_units(text: &str, max_tokens: usize) -> Vec<Unit> {
+    let lines: Vec<(u64, &str)> = text
+        .split('\n')
+        .enumerate()
+        .map(|(i, line)| (i as u64 + 1, line.trim_end()))
+        .filter(|(_, line)| !line.trim().is_empty())
+        .collect();
+    if lines.len() < MIN_LINES {
+        return Vec::new();
+    }
+    let mut kinds: HashMap<String, Vec<usize>> = HashMap::new();
+    for (index, (_, line)) in lines.iter().enumerate() {
+        if let Some(kind) = kind_of(line) {
+            kinds.entry(kind).or_default().push(index);
+        }
+    }
+    let most = (lines.len() as f64 * MAX_SHARE).floor() as usize;
+    let mut chosen: Vec<Vec<usize>> = kinds
+        .into_values()
+        .filter(|records| (MIN_RECORDS..=most).contains(&records.len()))
+        .collect();
+    // The most frequent kinds; among equals, the earlier.
+    chosen.sort_by_key(|records| (std::cmp::Reverse(records.len()), records[0]));
+    chosen.truncate(MAX_KINDS);
+    chosen.sort_by_key(|records| records[0]);
+    chosen
+        .into_iter()
+        .filter_map(|records| {
+            let mut numbers = Vec::new();
+            let mut text = String::new();
+            let mut tokens = 0;
+            for &index in &records {
+                let (number, line) = lines[index];
+                let cost = crate::text::approx_tokens(line);
+                if !numbers.is_empty() && tokens + cost > max_tokens {
+                    break;
+                }
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(line);
+                tokens += cost;
+                numbers.push(number);
+            }
+            (numbers.len() >= MIN_RECORDS).then(|| {
+                let locator = Locator {
+                    line_start: numbers.first().copied(),
+                    line_end: numbers.last().copied(),
+                    lines: numbers,
+                    ..Locator::default()
+                };
+                let dates = crate::record_dates::entry_dates(&text);
+                Unit::new(UnitKind::Span, locator, text).with_record_dates(&dates)
+            })
+        })
+        .collect()
+}
+
+/// A line's record kind: its words (runs of letters, digits and `_`) that hold a digit
+/// become `#`, runs of spaces one space. `None` for a line without a word of two
+/// letters (a brace, a rule of dashes, bare numbers).
+fn kind_of(line: &str) -> Option<String> {
+    let mut kind = String::with_capacity(line.len());
+    let mut word = String::new();
+    let mut lettered = false;
+    let flush = |word: &mut String, kind: &mut String, lettered: &mut bool| {
+        if word.chars().any(|c| c.is_ascii_digit()) {
+            kind.push('#');
+        } else if !word.is_empty() {
+            *lettered |= word.chars().filter(|c| c.is_alphabetic()).count() >= 2;
+            kind.push_str(word);
+        }
+        word.clear();
+    };
+    for c in line.trim().chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        flush(&mut word, &mut kind, &mut lettered);
+        if !(c.is_whitespace() && kind.ends_with(' ')) {
+            kind.push(if c.is_whitespace() { ' ' } else { c });
+        }
+    }
+    flush(&mut word, &mut kind, &mut lettered);
+    lettered.then_some(kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `days` of hourly readings, each day closed by its total, with a restart every
+    /// seventh day.
+    fn gauge_log(days: u32) -> String {
+        let mut log = String::from("2025-10-01 00:00:00 INFO  gauge: logger started pin=17\n");
+        for day in 1..=days {
+            for hour in 0..24 {
+                log += &format!(
+                    "2025-10-{day:02} {hour:02}:00:00 INFO  gauge: hour_end={hour:02}:00 tips={} rain_in=0.0{}\n",
+                    hour % 3,
+                    hour % 3
+                );
+            }
+            if day % 7 == 0 {
+                log +=
+                    &format!("2025-10-{day:02} 23:30:00 WARN  gauge: restarted after power loss\n");
+            }
+            log += &format!("2025-10-{:02} 00:00:01 INFO  gauge: DAILY date=2025-10-{day:02} total_in=0.{day:02}\n", day + 1);
+        }
+        log
+    }
+
+    #[test]
+    fn a_kind_is_the_line_with_its_numbers_read_as_one() {
+        assert_eq!(
+            kind_of("2025-10-02 00:00:01 INFO  gauge: DAILY date=2025-10-01 total_in=0.42"),
+            kind_of("2025-10-31 00:00:01 INFO  gauge: DAILY date=2025-10-30 total_in=1.07")
+        );
+        assert_eq!(
+            kind_of("12:00:01 INFO  gauge: DAILY total_in=0.42").as_deref(),
+            Some("#:#:# INFO gauge: DAILY total_in=#.#")
+        );
+        assert_ne!(
+            kind_of("10:00 INFO gauge: DAILY total_in=0.42"),
+            kind_of("10:00 INFO gauge: hour_end=10:00 tips=0")
+        );
+        for no_words in ["}", "----", "12 34 56", "a 1"] {
+            assert_eq!(kind_of(no_words), None, "{no_words}");
+        }
+    }
+
+    #[test]
+    fn recurring_records_that_are_not_the_bulk_are_gathered_with_their_lines() {
+        let log = gauge_log(31);
+        let units = record_units(&log, 480);
+        let texts: Vec<&str> = units.iter().map(|u| u.text.as_str()).collect();
+        assert_eq!(units.len(), 2, "{texts:#?}");
+        let file_lines: Vec<&str> = log.split('\n').collect();
+
+        // In the order of their first lines: the first daily total, then the restarts.
+        let (daily, restarts) = (&units[0], &units[1]);
+        assert_eq!(daily.locator.lines.len(), 31);
+        assert_eq!(restarts.locator.lines.len(), 4);
+        for unit in &units {
+            assert_eq!(unit.text.lines().count(), unit.locator.lines.len());
+            for (number, line) in unit.locator.lines.iter().zip(unit.text.lines()) {
+                assert_eq!(file_lines[*number as usize - 1], line, "line {number}");
+            }
+            assert_eq!(unit.locator.line_start, unit.locator.lines.first().copied());
+            assert_eq!(unit.locator.line_end, unit.locator.lines.last().copied());
+            assert_eq!(unit.kind, Some(UnitKind::Span));
+        }
+        assert!(daily.text.lines().all(|l| l.contains("DAILY")));
+        assert!(restarts.text.lines().all(|l| l.contains("restarted")));
+        assert_eq!(daily.locator.lines[0], 26);
+        assert_eq!(
+            daily.fields.get("date_start").map(String::as_str),
+            Some("2025-10-02")
+        );
+    }
+
+    #[test]
+    fn the_bulk_rare_lines_and_short_logs_are_left_to_the_spans() {
+        // 20 days: the hourly readings are the bulk, the start line is one of a kind,
+        // two restarts do not recur enough; the daily totals alone are gathered.
+        let units = record_units(&gauge_log(20), 480);
+        assert_eq!(units.len(), 1);
+        assert!(units[0].text.lines().all(|l| l.contains("DAILY")));
+        // Six lines of two kinds: too short to be a log worth gathering.
+        let short = "10:00 alpha ok\n10:01 beta ok\n10:02 alpha ok\n10:03 beta ok\n";
+        assert!(record_units(short, 480).is_empty());
+        // Notes in which no line repeats another's words: no kind recurs.
+        let notes: String = (0..40u8)
+            .map(|i| {
+                let place = format!("{}{}", (b'a' + i % 26) as char, (b'a' + i / 26) as char);
+                format!("Day {i}: walked to the {place}ville market and back\n")
+            })
+            .collect();
+        assert!(record_units(&notes, 480).is_empty());
+    }
+
+    #[test]
+    fn a_kind_longer_than_the_budget_keeps_its_first_lines() {
+        let units = record_units(&gauge_log(31), 60);
+        let daily = units.iter().find(|u| u.text.contains("DAILY")).unwrap();
+        assert!(daily.locator.lines.len() < 31 && daily.locator.lines.len() >= 3);
+        assert_eq!(daily.text.lines().count(), daily.locator.lines.len());
+        assert!(crate::text::approx_tokens(&daily.text) <= 60);
+    }
+}
