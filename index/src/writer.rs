@@ -222,6 +222,21 @@ pub struct IndexWriter {
     recorded: BTreeMap<String, u64>,
 }
 
+/// A segment is merged (rewritten without them) once this share of its units is
+/// deleted. Deleted units still count in BM25's statistics (document frequencies and
+/// the average length), so an index updated in place ranks differently from the same
+/// files indexed afresh until its segments are merged: after a converter change that
+/// re-converts a whole file type, every query felt it. Lucene's default share.
+pub const DELETED_SHARE_BEFORE_MERGE: f32 = 0.2;
+
+/// tantivy's log merge policy (segments of similar sizes merged in groups), plus a
+/// merge of any segment with [`DELETED_SHARE_BEFORE_MERGE`] of its units deleted.
+fn merge_policy() -> tantivy::merge_policy::LogMergePolicy {
+    let mut policy = tantivy::merge_policy::LogMergePolicy::default();
+    policy.set_del_docs_ratio_before_merge(DELETED_SHARE_BEFORE_MERGE);
+    policy
+}
+
 impl IndexWriter {
     /// Opens (or creates) the index of `profile` in `layout` for writing, with a tantivy
     /// writer of `threads` threads and `memory` bytes. Fails with
@@ -241,6 +256,7 @@ impl IndexWriter {
                 },
                 other => IndexError::Tantivy(other),
             })?;
+        writer.set_merge_policy(Box::new(merge_policy()));
         let manifest = Manifest::open(&layout.manifest_path())?;
         Ok(IndexWriter {
             index,
@@ -429,6 +445,74 @@ mod tests {
 
     fn mtime() -> DateTime<FixedOffset> {
         DateTime::parse_from_rfc3339("2024-03-08T10:00:00+00:00").unwrap()
+    }
+
+    /// BM25 scores of `query` over the text field, by unit id, and the deleted units
+    /// still held in segments.
+    fn scores_and_deleted(dir: &Path, query: &str) -> (BTreeMap<String, String>, u32) {
+        let handle = IndexHandle::open(dir).unwrap();
+        let searcher = handle.searcher();
+        let fields = Fields::from_schema(&searcher.schema().clone()).unwrap();
+        let parser = tantivy::query::QueryParser::for_index(searcher.index(), vec![fields.text]);
+        let hits = searcher
+            .search(
+                &parser.parse_query(query).unwrap(),
+                &tantivy::collector::TopDocs::with_limit(100).order_by_score(),
+            )
+            .unwrap();
+        let scores = hits
+            .into_iter()
+            .map(|(score, address)| {
+                let doc: TantivyDocument = searcher.doc(address).unwrap();
+                let unit = crate::store::StoredUnit::from_doc(&fields, &doc);
+                (unit.unit_id, format!("{score:.6}"))
+            })
+            .collect();
+        let deleted = searcher
+            .segment_readers()
+            .iter()
+            .map(|s| s.num_deleted_docs())
+            .sum();
+        (scores, deleted)
+    }
+
+    #[test]
+    fn an_index_updated_in_place_ranks_as_a_fresh_one_once_many_units_changed() {
+        let profile = tempfile::tempdir().unwrap();
+        let text = |i: usize, version: usize| {
+            format!(
+                "note {i} about the allotment {} rain",
+                "potatoes ".repeat(1 + (i + version) % 4)
+            )
+        };
+        let write = |dir: &Path, version_of: &dyn Fn(usize) -> usize, rewrite: &[usize]| {
+            let layout = IndexLayout::new(dir);
+            let mut writer = IndexWriter::open(&layout, profile.path(), 1, 15_000_000).unwrap();
+            for i in rewrite {
+                let path = format!("Notes/{i}.txt");
+                writer.delete_units(&file_id_for(&path));
+                let unit = Unit::new(UnitKind::Span, Locator::default(), text(*i, version_of(*i)));
+                writer.add_file(record(&path, 1), &[unit], mtime()).unwrap();
+            }
+            writer.finish().unwrap();
+        };
+        let all: Vec<usize> = (0..20).collect();
+        let changed: Vec<usize> = (0..8).collect(); // 40 % of the units
+        let version_of = |i: usize| usize::from(i < 8);
+
+        // Indexed once, then 8 of 20 files converted again with other text.
+        let updated = tempfile::tempdir().unwrap();
+        write(updated.path(), &|_| 0, &all);
+        write(updated.path(), &version_of, &changed);
+        // The same final texts indexed afresh.
+        let fresh = tempfile::tempdir().unwrap();
+        write(fresh.path(), &version_of, &all);
+
+        let (updated_scores, deleted) = scores_and_deleted(updated.path(), "potatoes rain");
+        let (fresh_scores, _) = scores_and_deleted(fresh.path(), "potatoes rain");
+        assert_eq!(deleted, 0, "the segment with 40 % deleted units was merged");
+        assert_eq!(updated_scores.len(), 20);
+        assert_eq!(updated_scores, fresh_scores);
     }
 
     #[test]
