@@ -4,7 +4,8 @@
 //! a request line) and rarer kinds that summarise or stand out (a daily total, a
 //! restart, an error). The line-aligned spans cut the file into runs of consecutive
 //! lines, so the thirty daily totals of a month's log sit in thirty spans, among the
-//! hourly readings. For each recurring kind that is not the bulk, one more unit holds
+//! hourly readings. For each recurring kind that is not the bulk (at least 1 % and at
+//! most a third of the log's lines, the eight most frequent), one more unit holds
 //! all its lines (as far as one unit's budget goes) and lists their line numbers in
 //! [`Locator::lines`]: one hit then shows every daily total, each with its line.
 //!
@@ -19,6 +20,10 @@ use std::collections::HashMap;
 const MIN_LINES: usize = 20;
 /// A kind recurs from this many lines on…
 const MIN_RECORDS: usize = 3;
+/// …and at least this share of the non-blank lines: in a large log of varied lines (a
+/// web server's, where one browser's requests for one path recur a dozen times in ten
+/// thousand lines) such kinds are noise, and a rare line is found by its own span.
+const MIN_SHARE: f64 = 0.01;
 /// …and is the bulk of the log above this share of its non-blank lines (the spans
 /// show it already).
 const MAX_SHARE: f64 = 1.0 / 3.0;
@@ -44,10 +49,11 @@ pub(crate) fn record_units(text: &str, max_tokens: usize) -> Vec<Unit> {
             kinds.entry(kind).or_default().push(index);
         }
     }
+    let least = MIN_RECORDS.max((lines.len() as f64 * MIN_SHARE).ceil() as usize);
     let most = (lines.len() as f64 * MAX_SHARE).floor() as usize;
     let mut chosen: Vec<Vec<usize>> = kinds
         .into_values()
-        .filter(|records| (MIN_RECORDS..=most).contains(&records.len()))
+        .filter(|records| (least..=most).contains(&records.len()))
         .collect();
     // The most frequent kinds; among equals, the earlier.
     chosen.sort_by_key(|records| (std::cmp::Reverse(records.len()), records[0]));
@@ -120,12 +126,12 @@ fn kind_of(line: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    /// `days` of hourly readings, each day closed by its total, with a restart every
-    /// seventh day.
-    fn gauge_log(days: u32) -> String {
+    /// `days` of `hours` readings a day, each day closed by its total, with a restart
+    /// every seventh day.
+    fn gauge_log(days: u32, hours: u32) -> String {
         let mut log = String::from("2025-10-01 00:00:00 INFO  gauge: logger started pin=17\n");
         for day in 1..=days {
-            for hour in 0..24 {
+            for hour in 0..hours {
                 log += &format!(
                     "2025-10-{day:02} {hour:02}:00:00 INFO  gauge: hour_end={hour:02}:00 tips={} rain_in=0.0{}\n",
                     hour % 3,
@@ -162,7 +168,7 @@ mod tests {
 
     #[test]
     fn recurring_records_that_are_not_the_bulk_are_gathered_with_their_lines() {
-        let log = gauge_log(31);
+        let log = gauge_log(31, 4);
         let units = record_units(&log, 480);
         let texts: Vec<&str> = units.iter().map(|u| u.text.as_str()).collect();
         assert_eq!(units.len(), 2, "{texts:#?}");
@@ -183,7 +189,7 @@ mod tests {
         }
         assert!(daily.text.lines().all(|l| l.contains("DAILY")));
         assert!(restarts.text.lines().all(|l| l.contains("restarted")));
-        assert_eq!(daily.locator.lines[0], 26);
+        assert_eq!(daily.locator.lines[0], 6);
         assert_eq!(
             daily.fields.get("date_start").map(String::as_str),
             Some("2025-10-02")
@@ -194,9 +200,13 @@ mod tests {
     fn the_bulk_rare_lines_and_short_logs_are_left_to_the_spans() {
         // 20 days: the hourly readings are the bulk, the start line is one of a kind,
         // two restarts do not recur enough; the daily totals alone are gathered.
-        let units = record_units(&gauge_log(20), 480);
+        let units = record_units(&gauge_log(20, 24), 480);
         assert_eq!(units.len(), 1);
         assert!(units[0].text.lines().all(|l| l.contains("DAILY")));
+        // A month of hourly readings: four restarts in 780 lines are under a hundredth.
+        let units = record_units(&gauge_log(31, 24), 480);
+        assert_eq!(units.len(), 1);
+        assert_eq!(units[0].locator.lines.len(), 31);
         // Six lines of two kinds: too short to be a log worth gathering.
         let short = "10:00 alpha ok\n10:01 beta ok\n10:02 alpha ok\n10:03 beta ok\n";
         assert!(record_units(short, 480).is_empty());
@@ -208,11 +218,28 @@ mod tests {
             })
             .collect();
         assert!(record_units(&notes, 480).is_empty());
+        // A web server's log: 200 paths asked for five times each in 1,000 lines; a
+        // kind recurs, but in under a hundredth of the lines.
+        let access: String = (0..1000u32)
+            .map(|i| {
+                let path = format!(
+                    "{}{}",
+                    (b'a' + (i % 200 / 26) as u8) as char,
+                    (b'a' + (i % 26) as u8) as char
+                );
+                format!(
+                    "10.0.0.{} - - [17/May/2015:10:05:{:02}] \"GET /{path} HTTP/1.1\" 200 {i}\n",
+                    i % 250,
+                    i % 60
+                )
+            })
+            .collect();
+        assert!(record_units(&access, 480).is_empty());
     }
 
     #[test]
     fn a_kind_longer_than_the_budget_keeps_its_first_lines() {
-        let units = record_units(&gauge_log(31), 60);
+        let units = record_units(&gauge_log(31, 4), 60);
         let daily = units.iter().find(|u| u.text.contains("DAILY")).unwrap();
         assert!(daily.locator.lines.len() < 31 && daily.locator.lines.len() >= 3);
         assert_eq!(daily.text.lines().count(), daily.locator.lines.len());
