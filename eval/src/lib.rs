@@ -46,4 +46,4 @@ pub use reply::{
     containing_file, files_from_grpc, files_from_http_reply, files_from_retrieve_reply,
     normalize_path, RetrievedFile, UnitLoc,
 };
-pub use report::{is_miss, misses_json, misses_table};
+pub use report::{is_miss, misses_json, misses_table, scores_json};

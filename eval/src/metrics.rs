@@ -414,5 +414,12 @@ mod tests {
         assert_eq!(report.by_qa_type["factual_retention"].hit, 1.0);
         assert_eq!(report.overall.latency_p95_ms, 20.0);
         assert!(misses_table(&results).contains("| q | ? | b | - |"));
+        let scores = crate::scores_json(&results);
+        assert_eq!(scores.as_array().unwrap().len(), 2);
+        assert_eq!(scores[0]["first_gold_rank"], 1);
+        assert_eq!(scores[0]["precision"], 1.0);
+        assert_eq!(scores[1]["first_gold_rank"], serde_json::Value::Null);
+        assert_eq!(scores[1]["qa_type"], "profiling");
+        assert_eq!(scores[1]["latency_ms"], 20.0);
     }
 }

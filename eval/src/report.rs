@@ -119,6 +119,30 @@ pub fn misses_table(results: &[QuestionResult]) -> String {
     out
 }
 
+/// Every question's scores as JSON (for `--json --per-question`): a change that moves
+/// one question's precision (an autocut keeping one file more) shows here even when
+/// nothing is missed.
+pub fn scores_json(results: &[QuestionResult]) -> Value {
+    Value::Array(
+        results
+            .iter()
+            .map(|r| {
+                json!({
+                    "id": r.id,
+                    "qa_type": r.qa_type,
+                    "precision": r.precision,
+                    "recall": r.recall,
+                    "f1": r.f1,
+                    "first_gold_rank": r.first_gold_rank,
+                    "evidence_items": r.evidence.len(),
+                    "evidence_localised": r.evidence_matched(),
+                    "latency_ms": r.latency_ms,
+                })
+            })
+            .collect(),
+    )
+}
+
 /// The misses as JSON (for `--json --per-question`).
 pub fn misses_json(results: &[QuestionResult]) -> Value {
     Value::Array(

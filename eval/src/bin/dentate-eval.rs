@@ -13,7 +13,7 @@ use dentate_proto::v1::dentate_client::DentateClient;
 use dentate_proto::v1::{Fusion, SearchMode, SearchRequest};
 use eval::{
     build_report, files_from_grpc, files_from_http_reply, misses_json, misses_table,
-    parse_questions, score_question, HttpClient, QuestionResult, RetrievedFile,
+    parse_questions, score_question, scores_json, HttpClient, QuestionResult, RetrievedFile,
 };
 use serde_json::{json, Value};
 use tonic::transport::{Channel, Endpoint};
@@ -106,7 +106,8 @@ struct Cli {
     /// Print one machine-readable JSON object on stdout instead of tables.
     #[arg(long)]
     json: bool,
-    /// Also list the misses (gold files not retrieved, evidence not localised).
+    /// Also list the misses (gold files not retrieved, evidence not localised); with
+    /// `--json`, every question's scores too (`per_question`).
     #[arg(long)]
     per_question: bool,
     /// Only evaluate the first N questions.
@@ -295,6 +296,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         let mut value = report.to_json();
         if cli.per_question {
             value["misses"] = misses_json(&results);
+            value["per_question"] = scores_json(&results);
         }
         writeln!(out, "{value}")?;
     } else {
