@@ -12,7 +12,7 @@ export function fromHit(hit) {
     path: m.file_path, unitId: hit.id, kind: m.kind, text: hit.text || "",
     snippet: m.snippet, title: m.title || "", page: m.page, pageLabel: m.page_label,
     slide: m.slide, sheet: m.sheet, rowStart: m.row_start, rowEnd: m.row_end,
-    lineStart: m.line_start, lineEnd: m.line_end, start: m.start, end: m.end,
+    lineStart: m.line_start, lineEnd: m.line_end, lines: m.lines, start: m.start, end: m.end,
     contentTime: m.content_time, modality: m.modality, ext: String(m.file_type || "").toLowerCase(),
     signals: m.explain, score: hit.score,
   };
@@ -24,7 +24,7 @@ export function fromSegment(info, segment) {
     path: info.file_path, unitId: segment.unit_id, kind: segment.kind, text: segment.content || "",
     snippet: null, title: segment.title || "", page: segment.page, pageLabel: segment.page_label,
     slide: segment.slide, sheet: segment.sheet, rowStart: segment.row_start, rowEnd: segment.row_end,
-    lineStart: segment.line_start, lineEnd: segment.line_end,
+    lineStart: segment.line_start, lineEnd: segment.line_end, lines: segment.lines,
     start: segment.start_seconds, end: segment.end_seconds, contentTime: segment.content_time,
     modality: info.file_modality, ext: String(info.file_type || "").toLowerCase(),
   };
@@ -32,7 +32,8 @@ export function fromSegment(info, segment) {
 
 const has = (value) => value !== undefined && value !== null;
 
-/** Where the unit is in its file, for people: "page 3", "0:09–0:13", "rows 1–19 of Sales". */
+/** Where the unit is in its file, for people: "page 3", "0:09–0:13", "rows 1–19 of Sales",
+ * "lines 26, 51, 76 (+28 more)" for a log's records gathered from across the file. */
 export function locatorText(u, withKind = true) {
   const parts = [];
   if (has(u.page)) {
@@ -45,7 +46,12 @@ export function locatorText(u, withKind = true) {
   } else if (u.sheet) {
     parts.push(u.sheet);
   }
-  if (has(u.lineStart)) parts.push(`lines ${u.lineStart}–${u.lineEnd ?? u.lineStart}`);
+  if (u.lines?.length) {
+    const more = u.lines.length > 5 ? ` (+${u.lines.length - 5} more)` : "";
+    parts.push(`lines ${u.lines.slice(0, 5).join(", ")}${more}`);
+  } else if (has(u.lineStart)) {
+    parts.push(`lines ${u.lineStart}–${u.lineEnd ?? u.lineStart}`);
+  }
   if (has(u.start)) parts.push(has(u.end) ? `${clock(u.start)}–${clock(Math.ceil(u.end))}` : `from ${clock(u.start)}`);
   if (!parts.length && u.kind && withKind) parts.push(u.kind);
   const when = wallClock(u.contentTime);

@@ -211,6 +211,19 @@ fn the_page_searches_shows_evidence_plays_audio_and_browses_time() {
     browser.screenshot(&shots.join("explain.png"), false);
     browser.click(&browser.find("#explain"));
 
+    // A log's records gathered from across the file are shown by their lines, not as
+    // the range from the first to the last.
+    let gathered = browser.eval(
+        "import('/ui/evidence.js').then(m => [ \
+           m.locatorText(m.fromHit({metadata: {kind: 'span', line_start: 5, line_end: 58, \
+             lines: [5, 6, 18, 31, 45, 58]}}), false), \
+           m.locatorText(m.fromHit({metadata: {kind: 'span', line_start: 4, line_end: 20}}), false)])",
+    );
+    assert_eq!(
+        gathered,
+        json!(["lines 5, 6, 18, 31, 45 (+1 more)", "lines 4–20"])
+    );
+
     // Keyboard: j moves to the next unit, Enter opens the whole file at the unit.
     browser.eval("document.querySelector('#results .unit').focus()");
     browser.keys("j");
