@@ -35,7 +35,8 @@ pub struct UnitHit {
     pub snippet: String,
     /// Per-signal scores (only with `explain`).
     pub signals: BTreeMap<String, f64>,
-    /// A neighbour of a hit (`context`), not a match itself.
+    /// Shown for its file, not a match itself: a neighbour of a hit (`context`), or a
+    /// log's records of one kind shown with its tied spans (`crate::record_kinds`).
     pub is_context: bool,
 }
 
@@ -693,6 +694,9 @@ impl Engine {
         } else if !params.planner.folders {
             notes.push("folders: off".to_string());
         }
+        if !params.planner.record_kinds {
+            notes.push("record_kinds: off".to_string());
+        }
         let snippets = self.snippet_generator_or(snippets, snapshot, lexical)?;
         let mut guard = self.guard();
         let mut wanted = params.top_k;
@@ -734,6 +738,20 @@ impl Engine {
                     params.explain,
                     &mut ready,
                 )?);
+            }
+            if params.planner.record_kinds {
+                let scores: Vec<f32> = items.iter().map(|hit| hit.score).collect();
+                let shown = RecordKindsShown {
+                    scores: &scores,
+                    units: &units,
+                    lexical,
+                    snippets: snippets.as_ref(),
+                    explain: params.explain,
+                };
+                if let Some((kind, note)) = record_kind(snapshot, &file, shown)? {
+                    units.push(kind);
+                    notes.extend(note);
+                }
             }
             if params.context > 0 {
                 let ordinals: Vec<u64> = units.iter().map(|u| u.unit.ordinal).collect();
@@ -905,6 +923,77 @@ fn neighbours(
         }
     }
     Ok(out)
+}
+
+/// What [`record_kind`] looks at: a file's ranked unit scores (best first) and the
+/// units shown for it.
+struct RecordKindsShown<'a> {
+    scores: &'a [f32],
+    units: &'a [UnitHit],
+    lexical: Option<&'a LexicalRequest>,
+    snippets: Option<&'a SnippetGenerator>,
+    explain: bool,
+}
+
+/// A log's records of one kind shown with its tied spans (`crate::record_kinds`), as a
+/// context unit, with the note for `explain`.
+fn record_kind(
+    snapshot: &dyn SearchSnapshot,
+    file: &FileRecord,
+    shown: RecordKindsShown<'_>,
+) -> Result<Option<(UnitHit, Option<String>)>, SearchError> {
+    let gathered = |unit: &StoredUnit| !unit.locator.lines.is_empty();
+    let (Some(lexical), Some(last)) = (shown.lexical, u64::from(file.unit_count).checked_sub(1))
+    else {
+        return Ok(None);
+    };
+    if shown.units.iter().any(|hit| gathered(&hit.unit))
+        || !crate::record_kinds::ranked_units_tie(shown.scores, shown.units.len())
+    {
+        return Ok(None);
+    }
+    // The gathered units are a log's last.
+    let mut kinds = Vec::new();
+    for ordinal in (0..=last)
+        .rev()
+        .take(crate::record_kinds::MAX_KINDS as usize)
+    {
+        match snapshot.unit_by_id(&format!("{}:{ordinal}", file.file_id))? {
+            Some(unit) if gathered(&unit) => kinds.push(unit),
+            _ => break,
+        }
+    }
+    if kinds.is_empty() {
+        return Ok(None);
+    }
+    kinds.reverse();
+    let texts: Vec<&str> = kinds.iter().map(|unit| unit.text.as_str()).collect();
+    let terms = snapshot.highlight_terms(lexical)?;
+    let Some((index, weight)) = crate::record_kinds::best_kind(&texts, &terms) else {
+        return Ok(None);
+    };
+    let unit = kinds.swap_remove(index);
+    let mut signals = BTreeMap::new();
+    let mut note = None;
+    if shown.explain {
+        signals.insert("record_kind.terms".to_string(), f64::from(weight));
+        note = Some(format!(
+            "record_kinds: {:?}: its ranked units tie (within {:.0} %); its records of one kind ({} lines) are shown as context",
+            file.path,
+            crate::record_kinds::NEAR_TIE * 100.0,
+            unit.locator.lines.len()
+        ));
+    }
+    Ok(Some((
+        UnitHit {
+            snippet: snippet_of(shown.snippets, &unit.text),
+            unit,
+            score: 0.0,
+            signals,
+            is_context: true,
+        },
+        note,
+    )))
 }
 
 /// A unit's snippet: the highlighted best fragment, else its escaped beginning.

@@ -113,7 +113,7 @@ struct RetrieveBody {
     /// when `lexical_weight` is given).
     fusion: Option<String>,
     /// Planner priors to switch off: "time", "whose", "folders", "people",
-    /// "weekday_sense", "activity", "diversify", "copies", "event_context", "all".
+    /// "weekday_sense", "activity", "diversify", "copies", "event_context", "record_kinds", "all".
     #[serde(default)]
     disable_planner: Vec<String>,
     reference_time: Option<i64>,

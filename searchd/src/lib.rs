@@ -34,6 +34,7 @@ pub mod priors;
 pub mod profiles;
 pub mod query;
 pub mod ranged;
+pub mod record_kinds;
 pub mod render;
 pub mod routine;
 pub mod server;

@@ -39,6 +39,10 @@ pub struct PlannerSwitches {
     /// events as its occasion, not its answer.
     #[serde(default = "switched_on")]
     pub event_context: bool,
+    /// A log whose ranked spans tie also shows its records of one kind
+    /// (`crate::record_kinds`).
+    #[serde(default = "switched_on")]
+    pub record_kinds: bool,
 }
 
 fn switched_on() -> bool {
@@ -57,12 +61,13 @@ impl Default for PlannerSwitches {
             diversify: true,
             copies: true,
             event_context: true,
+            record_kinds: true,
         }
     }
 }
 
 impl PlannerSwitches {
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 10] = [
         "time",
         "whose",
         "folders",
@@ -72,6 +77,7 @@ impl PlannerSwitches {
         "diversify",
         "copies",
         "event_context",
+        "record_kinds",
     ];
 
     /// Switches a named prior off; `false` for an unknown name.
@@ -86,6 +92,7 @@ impl PlannerSwitches {
             "diversify" => self.diversify = false,
             "copies" => self.copies = false,
             "event_context" => self.event_context = false,
+            "record_kinds" => self.record_kinds = false,
             "all" => {
                 *self = PlannerSwitches {
                     time: false,
@@ -97,6 +104,7 @@ impl PlannerSwitches {
                     diversify: false,
                     copies: false,
                     event_context: false,
+                    record_kinds: false,
                 }
             }
             _ => return false,
@@ -549,6 +557,7 @@ mod tests {
                 diversify: false,
                 copies: false,
                 event_context: false,
+                record_kinds: false,
             }
         );
         for name in PlannerSwitches::NAMES {

@@ -106,7 +106,7 @@ pub const DEFAULT_UNITS_PER_FILE: usize = 3;
 pub const DEFAULT_LEXICAL_WEIGHT: f32 = 0.5;
 
 /// The planner priors a request switches off by name (`time`, `whose`, `folders`,
-/// `people`, `weekday_sense`, `activity`, `diversify`, `copies`, `event_context` or `all`),
+/// `people`, `weekday_sense`, `activity`, `diversify`, `copies`, `event_context`, `record_kinds` or `all`),
 /// shared by every transport.
 pub fn planner_switches(
     disabled: &[String],
@@ -115,7 +115,7 @@ pub fn planner_switches(
     for name in disabled {
         if !planner.disable(name) {
             return Err(SearchError::invalid(format!(
-                "unknown planner feature {name:?} (expected time, whose, folders, people, weekday_sense, activity, diversify, copies, event_context or all)"
+                "unknown planner feature {name:?} (expected time, whose, folders, people, weekday_sense, activity, diversify, copies, event_context, record_kinds or all)"
             )));
         }
     }

@@ -448,3 +448,80 @@ fn events_are_the_occasion_unless_the_schedule_is_asked() {
     assert_eq!(factor, None, "{notes}");
     assert!(!notes.contains("event_context"), "{notes}");
 }
+
+/// A log whose ranked spans tie (a question about the log as a whole) also shows its
+/// records of one kind as a context unit listing their lines; a question that singles
+/// out one span, or the switch `record_kinds` off, shows the spans alone.
+#[test]
+fn a_log_with_tied_spans_shows_its_records_of_one_kind() {
+    let profile = tempfile::tempdir().unwrap();
+    let mut log = String::new();
+    let mut daily = Vec::new();
+    for day in 1..=10 {
+        for hour in 1..=24 {
+            if day == 5 && hour == 14 {
+                log.push_str("2025-03-05 14:00:05 ERROR pump: pressure alarm, motor stopped\n");
+            }
+            log.push_str(&format!(
+                "2025-03-{day:02} {:02}:00:00 INFO  pump: hour={hour:02} flow_l={} pressure_kpa={}\n",
+                hour % 24,
+                10 + (day * hour) % 7,
+                200 + (day + hour) % 13
+            ));
+        }
+        log.push_str(&format!(
+            "2025-03-{:02} 00:00:01 INFO  pump: DAILY date=2025-03-{day:02} volume_l={}\n",
+            day + 1,
+            240 + day * 3
+        ));
+        daily.push(log.lines().count() as u64);
+    }
+    write(profile.path(), "Garden/pump.log", &log);
+    let index_dir = tempfile::tempdir().unwrap();
+    index_with(profile.path(), index_dir.path(), &["--no-embed"]);
+    let daemon = Daemon::start(index_dir.path());
+    // (the log's units as (context, lines), notes)
+    let ask = |query: &str, disable: &str| {
+        let fields = format!(r#""query": "{query}", "top_k": 3, "units_per_file": 2"#);
+        let reply = post_switched_off(&daemon, "/api/search", &fields, disable);
+        let file = reply["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["file"]["path"] == "Garden/pump.log")
+            .unwrap_or_else(|| panic!("no log in {reply}"))
+            .clone();
+        let units: Vec<(bool, Vec<u64>)> = file["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| {
+                let lines = u["metadata"]["lines"]
+                    .as_array()
+                    .map(|lines| lines.iter().map(|n| n.as_u64().unwrap()).collect());
+                (u["metadata"]["context"] == true, lines.unwrap_or_default())
+            })
+            .collect();
+        (units, reply["explain"].to_string())
+    };
+    let whole = "How does the pump log record the water flow?";
+    let (units, notes) = ask(whole, "");
+    assert_eq!(units.len(), 3, "{units:?} {notes}");
+    assert!(units[..2]
+        .iter()
+        .all(|(context, lines)| !context && lines.is_empty()));
+    assert_eq!(units[2], (true, daily.clone()), "{notes}");
+    assert!(
+        notes.contains("record_kinds: \\\"Garden/pump.log\\\""),
+        "{notes}"
+    );
+    // Switched off: the two ranked spans alone.
+    let (units, notes) = ask(whole, r#""record_kinds""#);
+    assert_eq!(units.len(), 2, "{units:?}");
+    assert!(units.iter().all(|(context, _)| !context));
+    assert!(notes.contains("record_kinds: off"), "{notes}");
+    // The alarm's span stands out: nothing was left to chance, nothing is added.
+    let (units, notes) = ask("pressure alarm motor stopped", "");
+    assert_eq!(units.len(), 2, "{units:?} {notes}");
+    assert!(!notes.contains("record_kinds"), "{notes}");
+}

@@ -88,7 +88,7 @@ struct Cli {
     /// How hybrid lists are fused (default: the server's default, DBSF).
     #[arg(long, value_enum)]
     fusion: Option<FusionArg>,
-    /// Planner priors to switch off for ablation (time, whose, folders, people, weekday_sense, activity, diversify, copies, event_context, all); repeatable.
+    /// Planner priors to switch off for ablation (time, whose, folders, people, weekday_sense, activity, diversify, copies, event_context, record_kinds, all); repeatable.
     #[arg(long = "disable-planner")]
     disable_planner: Vec<String>,
     /// Confident cut-off: drop files after the N-th large score break (0: off).
