@@ -208,7 +208,7 @@ pub fn mentioned_dates(text: &str, near: NaiveDate) -> Vec<NaiveDate> {
         if out.len() >= MAX_DATES {
             break;
         }
-        let Some(weekday) = weekday_number(pair[0]) else {
+        let Some(weekday) = crate::unit::weekday_number(pair[0]) else {
             continue;
         };
         let Some((a, b)) = pair[1]
@@ -232,18 +232,6 @@ fn nearest(month: u32, day: u32, near: NaiveDate) -> Option<NaiveDate> {
     (near.year() - 1..=near.year() + 1)
         .filter_map(|year| NaiveDate::from_ymd_opt(year, month, day))
         .min_by_key(|date| (*date - near).num_days().abs())
-}
-
-/// 0 = Monday, from a weekday's name or its usual abbreviations ("Tue", "Tues", "Thu").
-fn weekday_number(word: &str) -> Option<u32> {
-    let lower = word.to_ascii_lowercase();
-    if lower.len() < 3 {
-        return None;
-    }
-    crate::unit::WEEKDAY_NAMES
-        .iter()
-        .position(|name| *name == lower || (lower.len() <= 5 && name.starts_with(&lower)))
-        .map(|i| i as u32)
 }
 
 #[cfg(test)]

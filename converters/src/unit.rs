@@ -359,6 +359,38 @@ pub const WEEKDAY_NAMES: [&str; 7] = [
     "sunday",
 ];
 
+/// The usual abbreviations of weekday names (lower case) and their days (0 = Monday).
+const WEEKDAY_ABBREVIATIONS: [(&str, u32); 10] = [
+    ("mon", 0),
+    ("tue", 1),
+    ("tues", 1),
+    ("wed", 2),
+    ("thu", 3),
+    ("thur", 3),
+    ("thurs", 3),
+    ("fri", 4),
+    ("sat", 5),
+    ("sun", 6),
+];
+
+/// The day (0 = Monday) a word names: a full English weekday name or one of its usual
+/// abbreviations ("Tue", "Tues", "Thurs"), in any case, a trailing full stop ignored.
+/// The one weekday reader of documents, query parsing and name detection; a reader
+/// of questions leaves out "sat" and "sun", which are English words first.
+pub fn weekday_number(word: &str) -> Option<u32> {
+    let lower = word.trim_end_matches('.').to_ascii_lowercase();
+    WEEKDAY_NAMES
+        .iter()
+        .position(|name| *name == lower)
+        .map(|i| i as u32)
+        .or_else(|| {
+            WEEKDAY_ABBREVIATIONS
+                .iter()
+                .find(|(short, _)| *short == lower)
+                .map(|(_, day)| *day)
+        })
+}
+
 /// Weekday indexes (0 = Monday) of a `fields["weekdays"]` list: comma-separated names,
 /// full or abbreviated to three letters, any case.
 pub fn parse_weekday_list(list: &str) -> Vec<u32> {
@@ -438,6 +470,27 @@ mod tests {
         assert_eq!(month_number("may"), Some(5));
         for word in ["ma", "augustus", "mayday", "sep.t", "", "."] {
             assert_eq!(month_number(word), None, "{word}");
+        }
+    }
+
+    #[test]
+    fn weekday_names_and_their_usual_abbreviations() {
+        for (word, day) in [
+            ("Monday", 0),
+            ("TUE", 1),
+            ("Tues.", 1),
+            ("wed", 2),
+            ("Thurs", 3),
+            ("thu", 3),
+            ("fri", 4),
+            ("Sat", 5),
+            ("sunday", 6),
+        ] {
+            assert_eq!(weekday_number(word), Some(day), "{word}");
+        }
+        // Longer prefixes, plurals and other words are not weekday names.
+        for word in ["satur", "wedne", "mondays", "mo", "month", "sunny", ""] {
+            assert_eq!(weekday_number(word), None, "{word}");
         }
     }
 

@@ -144,16 +144,11 @@ const NOT_NAMES: [&str; 12] = [
 
 /// Month and weekday names and abbreviations (lower case).
 fn is_calendar_word(word: &str) -> bool {
-    const SHORT_DAYS: [&str; 9] = [
-        "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat",
-    ];
     let lower = word.to_lowercase();
     let singular = lower.strip_suffix('s').unwrap_or(&lower);
     converters::unit::month_number(&lower).is_some()
-        || converters::unit::WEEKDAY_NAMES.contains(&lower.as_str())
+        || converters::unit::weekday_number(&lower).is_some()
         || converters::unit::WEEKDAY_NAMES.contains(&singular)
-        || SHORT_DAYS.contains(&lower.as_str())
-        || lower == "sun"
 }
 
 /// People named in a query: capitalised words (with at least one lower-case letter, so

@@ -48,28 +48,17 @@ fn month_of(word: &str) -> Option<u32> {
 
 /// A weekday name, plural or abbreviated ("sat" and "sun" are words too: not taken).
 fn weekday_of(word: &str) -> Option<(u32, bool)> {
-    if let Some(i) = WEEKDAYS.iter().position(|d| *d == word) {
-        return Some((i as u32, false));
+    if matches!(word, "sat" | "sun") {
+        return None;
     }
-    if let Some(singular) = word.strip_suffix('s') {
-        if let Some(i) = WEEKDAYS.iter().position(|d| *d == singular) {
-            return Some((i as u32, true));
-        }
+    if let Some(day) = converters::unit::weekday_number(word) {
+        return Some((day, false));
     }
-    let short = [
-        ("mon", 0),
-        ("tue", 1),
-        ("tues", 1),
-        ("wed", 2),
-        ("thu", 3),
-        ("thur", 3),
-        ("thurs", 3),
-        ("fri", 4),
-    ];
-    short
+    let singular = word.strip_suffix('s')?;
+    WEEKDAYS
         .iter()
-        .find(|(w, _)| *w == word)
-        .map(|(_, i)| (*i, false))
+        .position(|d| *d == singular)
+        .map(|i| (i as u32, true))
 }
 
 fn day_of(word: &str) -> Option<u32> {
