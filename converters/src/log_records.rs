@@ -12,6 +12,12 @@
 //! A record's kind is its line with every word holding a digit (a time, a date, an
 //! amount, an id) read as one placeholder: `… INFO gauge: DAILY date=2025-10-01
 //! total_in=0.42` and the next day's line are one kind.
+//!
+//! A log's warnings and errors (`WARN`, `ERROR`, `[error]`, `level=fatal`…) get one
+//! more unit, however few they are, unless they are its bulk or exactly one kind
+//! gathered already: the two lines where an inverter dropped off the grid sit among
+//! 1,700 readings, in a span that reads like every other, and "when did the inverter
+//! drop off the grid?" finds them in the unit of the month's faults.
 
 use crate::{Locator, Unit, UnitKind};
 use std::collections::HashMap;
@@ -27,8 +33,27 @@ const MIN_SHARE: f64 = 0.01;
 /// …and is the bulk of the log above this share of its non-blank lines (the spans
 /// show it already).
 const MAX_SHARE: f64 = 1.0 / 3.0;
-/// Units of gathered records per log at most (the most frequent kinds first).
+/// Units of gathered records per log at most (the most frequent kinds first), besides
+/// the one of its warnings and errors.
 const MAX_KINDS: usize = 8;
+/// Level names of a warning or worse (any case; see [`is_alert`]).
+const ALERT_LEVELS: [&str; 12] = [
+    "warn",
+    "warning",
+    "error",
+    "err",
+    "fatal",
+    "crit",
+    "critical",
+    "alert",
+    "emerg",
+    "severe",
+    "panic",
+    "emergency",
+];
+/// A line's level is looked for among its first words (a timestamp, a host, a process
+/// and its id come first in syslog).
+const LEVEL_WORDS: usize = 8;
 
 /// The units of `text`'s recurring, non-bulk record kinds, each at most `max_tokens`
 /// approximate tokens (its first lines, when they are more), in the order of the
@@ -59,37 +84,81 @@ pub(crate) fn record_units(text: &str, max_tokens: usize) -> Vec<Unit> {
     chosen.sort_by_key(|records| (std::cmp::Reverse(records.len()), records[0]));
     chosen.truncate(MAX_KINDS);
     chosen.sort_by_key(|records| records[0]);
-    chosen
-        .into_iter()
-        .filter_map(|records| {
-            let mut numbers = Vec::new();
-            let mut text = String::new();
-            let mut tokens = 0;
-            for &index in &records {
-                let (number, line) = lines[index];
-                let cost = crate::text::approx_tokens(line);
-                if !numbers.is_empty() && tokens + cost > max_tokens {
-                    break;
-                }
-                if !text.is_empty() {
-                    text.push('\n');
-                }
-                text.push_str(line);
-                tokens += cost;
-                numbers.push(number);
-            }
-            (numbers.len() >= MIN_RECORDS).then(|| {
-                let locator = Locator {
-                    line_start: numbers.first().copied(),
-                    line_end: numbers.last().copied(),
-                    lines: numbers,
-                    ..Locator::default()
-                };
-                let dates = crate::record_dates::entry_dates(&text);
-                Unit::new(UnitKind::Span, locator, text).with_record_dates(&dates)
-            })
-        })
-        .collect()
+    let mut units: Vec<Unit> = chosen
+        .iter()
+        .filter_map(|records| gathered(&lines, records, MIN_RECORDS, max_tokens))
+        .collect();
+    // The warnings and errors, unless they are the bulk or one kind gathered already.
+    let alerts: Vec<usize> = (0..lines.len())
+        .filter(|&index| is_alert(lines[index].1))
+        .collect();
+    if alerts.len() <= most && !chosen.contains(&alerts) {
+        units.extend(gathered(&lines, &alerts, 1, max_tokens));
+    }
+    units
+}
+
+/// One unit of the `records` (indexes into `lines`), as many as fit in `max_tokens`
+/// (the first ones), listing their line numbers; `None` when fewer than `least` fit.
+fn gathered(
+    lines: &[(u64, &str)],
+    records: &[usize],
+    least: usize,
+    max_tokens: usize,
+) -> Option<Unit> {
+    let mut numbers = Vec::new();
+    let mut text = String::new();
+    let mut tokens = 0;
+    for &index in records {
+        let (number, line) = lines[index];
+        let cost = crate::text::approx_tokens(line);
+        if !numbers.is_empty() && tokens + cost > max_tokens {
+            break;
+        }
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(line);
+        tokens += cost;
+        numbers.push(number);
+    }
+    (numbers.len() >= least.max(1)).then(|| {
+        let locator = Locator {
+            line_start: numbers.first().copied(),
+            line_end: numbers.last().copied(),
+            lines: numbers,
+            ..Locator::default()
+        };
+        let dates = crate::record_dates::entry_dates(&text);
+        Unit::new(UnitKind::Span, locator, text).with_record_dates(&dates)
+    })
+}
+
+/// Whether a log line is a warning or worse: among its first [`LEVEL_WORDS`] words, a
+/// level name ([`ALERT_LEVELS`]) in capitals (`WARN`, `ERROR`), or in any case when it
+/// is bracketed (`[error]`, Apache's) or a `level=`/`lvl=`/`severity=` value (logfmt).
+/// A message that merely mentions an error ("retrying after error", `error_count=0`)
+/// is not one.
+fn is_alert(line: &str) -> bool {
+    line.split_whitespace().take(LEVEL_WORDS).any(|word| {
+        let (key, value) = word.split_once('=').unwrap_or(("", word));
+        let bracketed = value.starts_with('[') && value.trim_end_matches(':').ends_with(']');
+        let keyed = ["level", "lvl", "severity"]
+            .iter()
+            .any(|k| key.eq_ignore_ascii_case(k));
+        let name = value
+            .trim_start_matches(|c: char| !c.is_ascii_alphabetic())
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .next()
+            .unwrap_or("");
+        let capitals = name.chars().all(|c| c.is_ascii_uppercase());
+        !name.is_empty()
+            && (capitals || bracketed || keyed)
+            && ALERT_LEVELS
+                .iter()
+                .any(|level| name.eq_ignore_ascii_case(level))
+            && (key.is_empty() || keyed)
+    })
 }
 
 /// A line's record kind: its words (runs of letters, digits and `_`) that hold a digit
@@ -199,14 +268,19 @@ mod tests {
     #[test]
     fn the_bulk_rare_lines_and_short_logs_are_left_to_the_spans() {
         // 20 days: the hourly readings are the bulk, the start line is one of a kind,
-        // two restarts do not recur enough; the daily totals alone are gathered.
+        // two restarts do not recur enough as a kind; the daily totals are gathered,
+        // and the restarts as the log's warnings.
         let units = record_units(&gauge_log(20, 24), 480);
-        assert_eq!(units.len(), 1);
+        assert_eq!(units.len(), 2);
         assert!(units[0].text.lines().all(|l| l.contains("DAILY")));
-        // A month of hourly readings: four restarts in 780 lines are under a hundredth.
+        assert_eq!(units[1].locator.lines.len(), 2);
+        assert!(units[1].text.lines().all(|l| l.contains("WARN")));
+        // A month of hourly readings: four restarts in 780 lines are under a hundredth,
+        // so they are no kind, only the warnings.
         let units = record_units(&gauge_log(31, 24), 480);
-        assert_eq!(units.len(), 1);
+        assert_eq!(units.len(), 2);
         assert_eq!(units[0].locator.lines.len(), 31);
+        assert_eq!(units[1].locator.lines.len(), 4);
         // Six lines of two kinds: too short to be a log worth gathering.
         let short = "10:00 alpha ok\n10:01 beta ok\n10:02 alpha ok\n10:03 beta ok\n";
         assert!(record_units(short, 480).is_empty());
@@ -235,6 +309,50 @@ mod tests {
             })
             .collect();
         assert!(record_units(&access, 480).is_empty());
+    }
+
+    #[test]
+    fn warnings_and_errors_are_gathered_however_few() {
+        let mut log = String::new();
+        for minute in 0..40 {
+            log += &format!("2026-04-17 13:{minute:02}:00 INFO  inverter: P_ac=1.{minute:02}kW\n");
+            if minute == 20 {
+                log += "2026-04-17 13:20:10 ERROR grid: fault, output disconnected\n";
+                log += "2026-04-17 13:20:11 INFO  inverter: retrying after error, error_count=1\n";
+            }
+        }
+        let units = record_units(&log, 480);
+        assert_eq!(units.len(), 1, "{units:#?}");
+        assert_eq!(units[0].locator.lines, vec![22]);
+        assert!(units[0].text.contains("output disconnected"));
+        // A log of errors alone: they are its bulk, the spans show them.
+        let errors: String = (0..30)
+            .map(|i| format!("12:{i:02} ERROR disk {} full\n", i % 4))
+            .collect();
+        assert!(record_units(&errors, 480).is_empty());
+    }
+
+    #[test]
+    fn a_level_is_a_capitalised_bracketed_or_keyed_word_near_the_start() {
+        for alert in [
+            "2026-04-17 13:52:10 ERROR grid: fault",
+            "2026-04-17 13:52:11 WARN  inverter: entering standby",
+            "WARNING:root:disk almost full",
+            "[Sun Dec 04 04:47:44 2005] [error] mod_jk child in error state 6",
+            "ts=2026-04-17T13:52:10Z level=error msg=\"fault\"",
+            "Apr 17 13:52:10 host kernel: [12.3] CRITICAL: temperature above threshold",
+        ] {
+            assert!(is_alert(alert), "{alert}");
+        }
+        for other in [
+            "2026-04-17 13:52:11 INFO  inverter: retrying after error",
+            "2026-04-17 13:52:11 INFO  stats: ERROR_COUNT=0 warnings=0",
+            "10:00 DEBUG an error-prone step was skipped",
+            "Error handling was rewritten today",
+            "a b c d e f g h ERROR after the first eight words",
+        ] {
+            assert!(!is_alert(other), "{other}");
+        }
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::{Conversion, ConvertError, Input, Locator, Unit, UnitKind};
 
 /// Version of the units this module makes: bump it when they change, and the indexer
 /// converts the files of this module's types again (see [`crate::registry`]).
-pub(crate) const VERSION: u32 = 3;
+pub(crate) const VERSION: u32 = 4;
 
 /// Chunking budget in approximate tokens.
 #[derive(Debug, Clone, Copy)]

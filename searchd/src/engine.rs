@@ -748,10 +748,9 @@ impl Engine {
                     snippets: snippets.as_ref(),
                     explain: params.explain,
                 };
-                if let Some((kind, note)) = record_kind(snapshot, &file, shown)? {
-                    units.push(kind);
-                    notes.extend(note);
-                }
+                let (kinds, note) = record_kinds(snapshot, &file, shown)?;
+                units.extend(kinds);
+                notes.extend(note);
             }
             if params.context > 0 {
                 let ordinals: Vec<u64> = units.iter().map(|u| u.unit.ordinal).collect();
@@ -925,7 +924,7 @@ fn neighbours(
     Ok(out)
 }
 
-/// What [`record_kind`] looks at: a file's ranked unit scores (best first) and the
+/// What [`record_kinds`] looks at: a file's ranked unit scores (best first) and the
 /// units shown for it.
 struct RecordKindsShown<'a> {
     scores: &'a [f32],
@@ -935,22 +934,23 @@ struct RecordKindsShown<'a> {
     explain: bool,
 }
 
-/// A log's records of one kind shown with its tied spans (`crate::record_kinds`), as a
-/// context unit, with the note for `explain`.
-fn record_kind(
+/// A log's records of one kind shown with its tied spans (`crate::record_kinds`), as
+/// context units, with the note for `explain`.
+fn record_kinds(
     snapshot: &dyn SearchSnapshot,
     file: &FileRecord,
     shown: RecordKindsShown<'_>,
-) -> Result<Option<(UnitHit, Option<String>)>, SearchError> {
+) -> Result<(Vec<UnitHit>, Option<String>), SearchError> {
+    let none = Ok((Vec::new(), None));
     let gathered = |unit: &StoredUnit| !unit.locator.lines.is_empty();
     let (Some(lexical), Some(last)) = (shown.lexical, u64::from(file.unit_count).checked_sub(1))
     else {
-        return Ok(None);
+        return none;
     };
     if shown.units.iter().any(|hit| gathered(&hit.unit))
         || !crate::record_kinds::ranked_units_tie(shown.scores, shown.units.len())
     {
-        return Ok(None);
+        return none;
     }
     // The gathered units are a log's last.
     let mut kinds = Vec::new();
@@ -959,41 +959,52 @@ fn record_kind(
         .take(crate::record_kinds::MAX_KINDS as usize)
     {
         match snapshot.unit_by_id(&format!("{}:{ordinal}", file.file_id))? {
-            Some(unit) if gathered(&unit) => kinds.push(unit),
+            Some(unit) if gathered(&unit) => kinds.push(Some(unit)),
             _ => break,
         }
     }
     if kinds.is_empty() {
-        return Ok(None);
+        return none;
     }
     kinds.reverse();
-    let texts: Vec<&str> = kinds.iter().map(|unit| unit.text.as_str()).collect();
+    let texts: Vec<&str> = kinds
+        .iter()
+        .flatten()
+        .map(|unit| unit.text.as_str())
+        .collect();
     let terms = snapshot.highlight_terms(lexical)?;
-    let Some((index, weight)) = crate::record_kinds::best_kind(&texts, &terms) else {
-        return Ok(None);
-    };
-    let unit = kinds.swap_remove(index);
-    let mut signals = BTreeMap::new();
-    let mut note = None;
-    if shown.explain {
-        signals.insert("record_kind.terms".to_string(), f64::from(weight));
-        note = Some(format!(
-            "record_kinds: {:?}: its ranked units tie (within {:.0} %); its records of one kind ({} lines) are shown as context",
-            file.path,
-            crate::record_kinds::NEAR_TIE * 100.0,
-            unit.locator.lines.len()
-        ));
-    }
-    Ok(Some((
-        UnitHit {
+    let matching = crate::record_kinds::matching_kinds(&texts, &terms);
+    let mut hits = Vec::with_capacity(matching.len());
+    for (index, weight) in matching {
+        let Some(unit) = kinds[index].take() else {
+            continue;
+        };
+        let mut signals = BTreeMap::new();
+        if shown.explain {
+            signals.insert("record_kind.terms".to_string(), f64::from(weight));
+        }
+        hits.push(UnitHit {
             snippet: snippet_of(shown.snippets, &unit.text),
             unit,
             score: 0.0,
             signals,
             is_context: true,
-        },
-        note,
-    )))
+        });
+    }
+    let note = (shown.explain && !hits.is_empty()).then(|| {
+        let lines: Vec<String> = hits
+            .iter()
+            .map(|hit| hit.unit.locator.lines.len().to_string())
+            .collect();
+        format!(
+            "record_kinds: {:?}: its ranked units tie (within {:.0} %); {} of its records of one kind ({} lines) shown as context",
+            file.path,
+            crate::record_kinds::NEAR_TIE * 100.0,
+            hits.len(),
+            lines.join(" + ")
+        )
+    });
+    Ok((hits, note))
 }
 
 /// A unit's snippet: the highlighted best fragment, else its escaped beginning.

@@ -10,9 +10,11 @@
 //!
 //! So when a file's ranked units tie — the first unit not shown scores within
 //! [`NEAR_TIE`] of the file's best — and none of those shown is such a gathered unit,
-//! the gathered unit that shares the most of the question's terms is added as a
-//! context unit (`is_context`, score 0: not ranked, shown for its file). The ranked
-//! units stay as they were. The planner switch `record_kinds` turns this off.
+//! the gathered units that share some of the question's terms (at most [`MAX_SHOWN`],
+//! the most shared first) are added as context units (`is_context`, score 0: not
+//! ranked, shown for their file): the daily totals, and the warnings of the month if
+//! they share a word too. The ranked units stay as they were. The planner switch
+//! `record_kinds` turns this off.
 
 use std::collections::BTreeMap;
 
@@ -22,9 +24,13 @@ use tantivy::tokenizer::TokenStream;
 /// shown ones to count as singled out.
 pub const NEAR_TIE: f32 = 0.05;
 
-/// Gathered units a log holds at most (`converters::log_records` keeps eight kinds):
-/// how far back from the file's last unit they are looked for.
-pub const MAX_KINDS: u64 = 8;
+/// Gathered units a log holds at most (`converters::log_records` keeps eight kinds and
+/// its warnings and errors): how far back from the file's last unit they are looked
+/// for.
+pub const MAX_KINDS: u64 = 9;
+
+/// Gathered units shown for one file at most.
+pub const MAX_SHOWN: usize = 3;
 
 /// Whether a file's ranked unit scores (best first) leave the shown ones an arbitrary
 /// pick: the first of them not shown (at `shown`) is within [`NEAR_TIE`] of the best.
@@ -35,15 +41,15 @@ pub fn ranked_units_tie(scores: &[f32], shown: usize) -> bool {
     }
 }
 
-/// The kind (index into `texts`) whose text holds the most weight of the question's
-/// highlighted `terms` (each distinct term counted once), the earlier among equals;
-/// `None` when no kind holds any of them.
-pub fn best_kind(texts: &[&str], terms: &BTreeMap<String, f32>) -> Option<(usize, f32)> {
+/// The kinds (indexes into `texts`) whose text holds some of the question's
+/// highlighted `terms`, with that weight (each distinct term counted once): the most
+/// weight first, the earlier among equals, at most [`MAX_SHOWN`].
+pub fn matching_kinds(texts: &[&str], terms: &BTreeMap<String, f32>) -> Vec<(usize, f32)> {
     if terms.is_empty() {
-        return None;
+        return Vec::new();
     }
     let mut analyzer = index::highlight::highlight_analyzer(terms.keys().map(String::as_str));
-    let mut best: Option<(usize, f32)> = None;
+    let mut matching: Vec<(usize, f32)> = Vec::new();
     for (index, text) in texts.iter().enumerate() {
         let mut found: Vec<&str> = Vec::new();
         let mut stream = analyzer.token_stream(text);
@@ -55,11 +61,14 @@ pub fn best_kind(texts: &[&str], terms: &BTreeMap<String, f32>) -> Option<(usize
             }
         }
         let weight: f32 = found.iter().map(|term| terms[*term]).sum();
-        if weight > 0.0 && best.is_none_or(|(_, w)| weight > w) {
-            best = Some((index, weight));
+        if weight > 0.0 {
+            matching.push((index, weight));
         }
     }
-    best
+    // A stable sort: equals keep the order of the kinds.
+    matching.sort_by(|a, b| b.1.total_cmp(&a.1));
+    matching.truncate(MAX_SHOWN);
+    matching
 }
 
 #[cfg(test)]
@@ -84,26 +93,33 @@ mod tests {
     }
 
     #[test]
-    fn the_kind_sharing_most_of_the_question_is_chosen() {
+    fn the_kinds_sharing_the_question_are_chosen_most_first() {
         let daily = "2025-10-02 00:00:01 INFO gauge: DAILY date=2025-10-01 total_in=0.00\n\
                      2025-10-03 00:00:01 INFO gauge: DAILY date=2025-10-02 total_in=0.05";
         let wifi = "2025-10-01 12:30:00 DEBUG gauge: wifi rssi=-59 dBm uptime=1d\n\
                     2025-10-02 12:30:00 DEBUG gauge: wifi rssi=-61 dBm uptime=2d";
+        let warn = "2025-10-12 03:14:07 WARN sensor: no heartbeat, sensor disconnected?";
         // Stems, as the prose analyzer makes them: "daily" → "daili".
         let asked = terms(&[("gaug", 1.0), ("daili", 2.0), ("total", 1.5)]);
-        assert_eq!(best_kind(&[wifi, daily], &asked), Some((1, 4.5)));
-        // Equal weight: the earlier kind.
         assert_eq!(
-            best_kind(&[wifi, daily], &terms(&[("gaug", 1.0)])),
-            Some((0, 1.0))
+            matching_kinds(&[wifi, daily, warn], &asked),
+            vec![(1, 4.5), (0, 1.0)]
+        );
+        // Equal weight: the earlier kind first.
+        assert_eq!(
+            matching_kinds(&[wifi, daily], &terms(&[("gaug", 1.0)])),
+            vec![(0, 1.0), (1, 1.0)]
         );
         // A term counts once however often it occurs.
         assert_eq!(
-            best_kind(&[daily], &terms(&[("daili", 2.0)])),
-            Some((0, 2.0))
+            matching_kinds(&[daily], &terms(&[("daili", 2.0)])),
+            vec![(0, 2.0)]
         );
-        // No shared term, or no terms: no kind.
-        assert_eq!(best_kind(&[wifi, daily], &terms(&[("invoic", 1.0)])), None);
-        assert_eq!(best_kind(&[wifi, daily], &BTreeMap::new()), None);
+        // At most MAX_SHOWN.
+        let many = [daily; 5];
+        assert_eq!(matching_kinds(&many, &asked).len(), MAX_SHOWN);
+        // No shared term, or no terms: none.
+        assert!(matching_kinds(&[wifi, daily], &terms(&[("invoic", 1.0)])).is_empty());
+        assert!(matching_kinds(&[wifi, daily], &BTreeMap::new()).is_empty());
     }
 }

@@ -450,8 +450,9 @@ fn events_are_the_occasion_unless_the_schedule_is_asked() {
 }
 
 /// A log whose ranked spans tie (a question about the log as a whole) also shows its
-/// records of one kind as a context unit listing their lines; a question that singles
-/// out one span, or the switch `record_kinds` off, shows the spans alone.
+/// records of one kind and its errors as context units listing their lines; a question
+/// that singles out one place, or the switch `record_kinds` off, shows the ranked units
+/// alone.
 #[test]
 fn a_log_with_tied_spans_shows_its_records_of_one_kind() {
     let profile = tempfile::tempdir().unwrap();
@@ -504,13 +505,21 @@ fn a_log_with_tied_spans_shows_its_records_of_one_kind() {
             .collect();
         (units, reply["explain"].to_string())
     };
+    let alarm = log
+        .lines()
+        .position(|line| line.contains("ERROR"))
+        .map(|i| i as u64 + 1)
+        .unwrap();
     let whole = "How does the pump log record the water flow?";
     let (units, notes) = ask(whole, "");
-    assert_eq!(units.len(), 3, "{units:?} {notes}");
+    // The two ranked spans, then the daily totals and the log's one error, which share
+    // the word "pump" with the question.
+    assert_eq!(units.len(), 4, "{units:?} {notes}");
     assert!(units[..2]
         .iter()
         .all(|(context, lines)| !context && lines.is_empty()));
     assert_eq!(units[2], (true, daily.clone()), "{notes}");
+    assert_eq!(units[3], (true, vec![alarm]), "{notes}");
     assert!(
         notes.contains("record_kinds: \\\"Garden/pump.log\\\""),
         "{notes}"
@@ -520,8 +529,10 @@ fn a_log_with_tied_spans_shows_its_records_of_one_kind() {
     assert_eq!(units.len(), 2, "{units:?}");
     assert!(units.iter().all(|(context, _)| !context));
     assert!(notes.contains("record_kinds: off"), "{notes}");
-    // The alarm's span stands out: nothing was left to chance, nothing is added.
+    // The alarm stands out (the unit of the log's errors first): nothing was left to
+    // chance, nothing is added.
     let (units, notes) = ask("pressure alarm motor stopped", "");
     assert_eq!(units.len(), 2, "{units:?} {notes}");
+    assert_eq!(units[0], (false, vec![alarm]), "{notes}");
     assert!(!notes.contains("record_kinds"), "{notes}");
 }
