@@ -28,6 +28,7 @@ mod error;
 pub mod fuzz;
 mod image;
 mod log_records;
+pub use log_records::MAX_GATHERED_UNITS;
 mod mail;
 mod meta;
 pub mod name_date;

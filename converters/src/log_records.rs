@@ -14,8 +14,9 @@
 //! total_in=0.42` and the next day's line are one kind.
 //!
 //! A log's warnings and errors (`WARN`, `ERROR`, `[error]`, `level=fatal`…) get one
-//! more unit, however few they are, unless they are its bulk or exactly one kind
-//! gathered already: the two lines where an inverter dropped off the grid sit among
+//! more unit, however few they are, unless they are its bulk or all among the kinds
+//! gathered already. A line's level is the first level word among its first words, so
+//! `INFO … ERROR` is no alert. The two lines where an inverter dropped off the grid sit among
 //! 1,700 readings, in a span that reads like every other, and "when did the inverter
 //! drop off the grid?" finds them in the unit of the month's faults.
 
@@ -36,6 +37,9 @@ const MAX_SHARE: f64 = 1.0 / 3.0;
 /// Units of gathered records per log at most (the most frequent kinds first), besides
 /// the one of its warnings and errors.
 const MAX_KINDS: usize = 8;
+/// Gathered units a log holds at most: its kinds and the unit of its warnings and
+/// errors. They are the log's last units (after its spans).
+pub const MAX_GATHERED_UNITS: usize = MAX_KINDS + 1;
 /// Level names of a warning or worse (any case; see [`is_alert`]).
 const ALERT_LEVELS: [&str; 12] = [
     "warn",
@@ -51,6 +55,9 @@ const ALERT_LEVELS: [&str; 12] = [
     "panic",
     "emergency",
 ];
+/// Level names below a warning (any case): a line at one of these is no alert, whatever
+/// its message says.
+const OTHER_LEVELS: [&str; 6] = ["info", "debug", "trace", "notice", "verbose", "fine"];
 /// A line's level is looked for among its first words (a timestamp, a host, a process
 /// and its id come first in syslog).
 const LEVEL_WORDS: usize = 8;
@@ -88,11 +95,12 @@ pub(crate) fn record_units(text: &str, max_tokens: usize) -> Vec<Unit> {
         .iter()
         .filter_map(|records| gathered(&lines, records, MIN_RECORDS, max_tokens))
         .collect();
-    // The warnings and errors, unless they are the bulk or one kind gathered already.
+    // The warnings and errors, unless they are the bulk or all in kinds gathered already.
     let alerts: Vec<usize> = (0..lines.len())
         .filter(|&index| is_alert(lines[index].1))
         .collect();
-    if alerts.len() <= most && !chosen.contains(&alerts) {
+    let in_kinds: std::collections::HashSet<usize> = chosen.iter().flatten().copied().collect();
+    if alerts.len() <= most && !alerts.iter().all(|index| in_kinds.contains(index)) {
         units.extend(gathered(&lines, &alerts, 1, max_tokens));
     }
     units
@@ -134,31 +142,45 @@ fn gathered(
     })
 }
 
-/// Whether a log line is a warning or worse: among its first [`LEVEL_WORDS`] words, a
-/// level name ([`ALERT_LEVELS`]) in capitals (`WARN`, `ERROR`), or in any case when it
-/// is bracketed (`[error]`, Apache's) or a `level=`/`lvl=`/`severity=` value (logfmt).
-/// A message that merely mentions an error ("retrying after error", `error_count=0`)
-/// is not one.
+/// Whether a log line is a warning or worse: among its first [`LEVEL_WORDS`] words, the
+/// first that names a level ([`ALERT_LEVELS`], [`OTHER_LEVELS`]) in capitals (`WARN`,
+/// `ERROR:`, Python's `WARNING:root:`), or in any case when it is bracketed (`[error]`,
+/// Apache's) or a `level=`/`lvl=`/`severity=` value (logfmt), is a warning or worse. A
+/// message that merely mentions an error (`INFO … retrying after ERROR`,
+/// `ERROR_COUNT=0`) is not one.
 fn is_alert(line: &str) -> bool {
-    line.split_whitespace().take(LEVEL_WORDS).any(|word| {
+    for word in line.split_whitespace().take(LEVEL_WORDS) {
         let (key, value) = word.split_once('=').unwrap_or(("", word));
-        let bracketed = value.starts_with('[') && value.trim_end_matches(':').ends_with(']');
         let keyed = ["level", "lvl", "severity"]
             .iter()
             .any(|k| key.eq_ignore_ascii_case(k));
+        if !key.is_empty() && !keyed {
+            continue;
+        }
+        let bracketed = value.starts_with('[') && value.trim_end_matches(':').ends_with(']');
         let name = value
-            .trim_start_matches(|c: char| !c.is_ascii_alphabetic())
-            .split(|c: char| !c.is_ascii_alphabetic())
+            .trim_start_matches(['[', '<', '(', '"'])
+            .split(':')
             .next()
-            .unwrap_or("");
-        let capitals = name.chars().all(|c| c.is_ascii_uppercase());
-        !name.is_empty()
-            && (capitals || bracketed || keyed)
-            && ALERT_LEVELS
-                .iter()
-                .any(|level| name.eq_ignore_ascii_case(level))
-            && (key.is_empty() || keyed)
-    })
+            .unwrap_or("")
+            .trim_end_matches([']', '>', ')', ',', '"']);
+        // A whole word of letters: `ERROR_COUNT` and `WARN_LIMIT` name no level.
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphabetic()) {
+            continue;
+        }
+        if !(keyed || bracketed || name.chars().all(|c| c.is_ascii_uppercase())) {
+            continue;
+        }
+        let name = name.to_ascii_lowercase();
+        if ALERT_LEVELS.contains(&name.as_str()) {
+            return true;
+        }
+        // The line's level is a lower one: what follows is its message.
+        if OTHER_LEVELS.contains(&name.as_str()) {
+            return false;
+        }
+    }
+    false
 }
 
 /// A line's record kind: its words (runs of letters, digits and `_`) that hold a digit
@@ -347,6 +369,9 @@ mod tests {
         for other in [
             "2026-04-17 13:52:11 INFO  inverter: retrying after error",
             "2026-04-17 13:52:11 INFO  stats: ERROR_COUNT=0 warnings=0",
+            "2026-04-17 13:52:11 stats: ERROR_COUNT 0, WARN_LIMIT reached",
+            "2026-04-17 13:52:11 INFO  http: GET /x -> ERROR",
+            "2026-04-17 13:52:11 INFO  alarm: ALERT cleared",
             "10:00 DEBUG an error-prone step was skipped",
             "Error handling was rewritten today",
             "a b c d e f g h ERROR after the first eight words",

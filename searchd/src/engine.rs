@@ -708,6 +708,8 @@ impl Engine {
             notes.push(params.cutoff.note("files", wanted.min(shown), shown));
         }
         let mut files = Vec::with_capacity(wanted.min(scored.len()));
+        // The question's highlighted terms, read once when a tied log needs them.
+        let mut terms = None;
         for FileGroup {
             file_id,
             score,
@@ -739,6 +741,8 @@ impl Engine {
                     &mut ready,
                 )?);
             }
+            // Neighbours are the ranked units' (not the record kinds').
+            let ordinals: Vec<u64> = units.iter().map(|u| u.unit.ordinal).collect();
             if params.planner.record_kinds {
                 let scores: Vec<f32> = items.iter().map(|hit| hit.score).collect();
                 let shown = RecordKindsShown {
@@ -748,12 +752,11 @@ impl Engine {
                     snippets: snippets.as_ref(),
                     explain: params.explain,
                 };
-                let (kinds, note) = record_kinds(snapshot, &file, shown)?;
+                let (kinds, note) = record_kinds(snapshot, &file, shown, &mut terms)?;
                 units.extend(kinds);
                 notes.extend(note);
             }
             if params.context > 0 {
-                let ordinals: Vec<u64> = units.iter().map(|u| u.unit.ordinal).collect();
                 let exclude: HashSet<String> =
                     units.iter().map(|u| u.unit.unit_id.clone()).collect();
                 let neighbours =
@@ -935,11 +938,13 @@ struct RecordKindsShown<'a> {
 }
 
 /// A log's records of one kind shown with its tied spans (`crate::record_kinds`), as
-/// context units, with the note for `explain`.
+/// context units, with the note for `explain`. `terms`: the question's highlighted
+/// terms, read on first need and kept for the request's other files.
 fn record_kinds(
     snapshot: &dyn SearchSnapshot,
     file: &FileRecord,
     shown: RecordKindsShown<'_>,
+    terms: &mut Option<BTreeMap<String, f32>>,
 ) -> Result<(Vec<UnitHit>, Option<String>), SearchError> {
     let none = Ok((Vec::new(), None));
     let gathered = |unit: &StoredUnit| !unit.locator.lines.is_empty();
@@ -947,33 +952,28 @@ fn record_kinds(
     else {
         return none;
     };
-    if shown.units.iter().any(|hit| gathered(&hit.unit))
+    if !file.ext.eq_ignore_ascii_case("log")
+        || shown.units.iter().any(|hit| gathered(&hit.unit))
         || !crate::record_kinds::ranked_units_tie(shown.scores, shown.units.len())
     {
         return none;
     }
     // The gathered units are a log's last.
     let mut kinds = Vec::new();
-    for ordinal in (0..=last)
-        .rev()
-        .take(crate::record_kinds::MAX_KINDS as usize)
-    {
+    for ordinal in (0..=last).rev().take(converters::MAX_GATHERED_UNITS) {
         match snapshot.unit_by_id(&format!("{}:{ordinal}", file.file_id))? {
-            Some(unit) if gathered(&unit) => kinds.push(Some(unit)),
+            Some(unit) if gathered(&unit) => kinds.push(unit),
             _ => break,
         }
     }
-    if kinds.is_empty() {
-        return none;
-    }
     kinds.reverse();
-    let texts: Vec<&str> = kinds
-        .iter()
-        .flatten()
-        .map(|unit| unit.text.as_str())
-        .collect();
-    let terms = snapshot.highlight_terms(lexical)?;
-    let matching = crate::record_kinds::matching_kinds(&texts, &terms);
+    let texts: Vec<&str> = kinds.iter().map(|unit| unit.text.as_str()).collect();
+    let terms = match terms {
+        Some(terms) => terms,
+        None => terms.insert(snapshot.highlight_terms(lexical)?),
+    };
+    let matching = crate::record_kinds::matching_kinds(&texts, terms);
+    let mut kinds: Vec<Option<StoredUnit>> = kinds.into_iter().map(Some).collect();
     let mut hits = Vec::with_capacity(matching.len());
     for (index, weight) in matching {
         let Some(unit) = kinds[index].take() else {

@@ -24,11 +24,6 @@ use tantivy::tokenizer::TokenStream;
 /// shown ones to count as singled out.
 pub const NEAR_TIE: f32 = 0.05;
 
-/// Gathered units a log holds at most (`converters::log_records` keeps eight kinds and
-/// its warnings and errors): how far back from the file's last unit they are looked
-/// for.
-pub const MAX_KINDS: u64 = 9;
-
 /// Gathered units shown for one file at most.
 pub const MAX_SHOWN: usize = 3;
 

@@ -14,7 +14,7 @@ export function fromHit(hit) {
     slide: m.slide, sheet: m.sheet, rowStart: m.row_start, rowEnd: m.row_end,
     lineStart: m.line_start, lineEnd: m.line_end, lines: m.lines, start: m.start, end: m.end,
     contentTime: m.content_time, modality: m.modality, ext: String(m.file_type || "").toLowerCase(),
-    signals: m.explain, score: hit.score,
+    signals: m.explain, score: hit.score, context: m.context === true,
   };
 }
 

@@ -165,7 +165,14 @@ function fileCard(hit) {
   if (best) card.append(unitRow(best));
   if (others.length) {
     const more = el("div", { className: "more-units", hidden: true }, others.map(unitRow));
-    const label = `${others.length} more match${others.length === 1 ? "" : "es"} in this file`;
+    // Context units (a log's gathered records shown with its tied spans, neighbours)
+    // are shown for the file, not ranked: counted apart.
+    const shown = others.filter((u) => u.context).length;
+    const ranked = others.length - shown;
+    const label = [
+      ranked ? `${ranked} more match${ranked === 1 ? "" : "es"} in this file` : null,
+      shown ? `${shown} unit${shown === 1 ? "" : "s"} shown for context` : null,
+    ].filter(Boolean).join(" · ");
     const toggle = el("button", { type: "button", className: "more-toggle", textContent: `▸ ${label}`, "aria-expanded": "false" });
     toggle.addEventListener("click", () => {
       more.hidden = !more.hidden;
@@ -179,7 +186,8 @@ function fileCard(hit) {
 
 function unitRow(u) {
   const main = el("div", { className: "unit-main" },
-    el("div", { className: "locator" }, el("span", { className: "kind", textContent: u.kind }), " ", locatorText(u, false)),
+    el("div", { className: "locator" }, el("span", { className: "kind", textContent: u.kind }), " ", locatorText(u, false),
+      u.context ? el("span", { className: "muted", textContent: " · context" }) : null),
     u.title && u.kind !== "rows" && u.kind !== "message" ? el("div", { className: "unit-title", textContent: u.title }) : null,
     snippetOf(u),
     inlineEvidence(u),

@@ -524,6 +524,25 @@ fn a_log_with_tied_spans_shows_its_records_of_one_kind() {
         notes.contains("record_kinds: \\\"Garden/pump.log\\\""),
         "{notes}"
     );
+    // With `context`, the neighbours are the ranked spans', not the record kinds'.
+    let fields = format!(r#""query": "{whole}", "top_k": 3, "units_per_file": 2, "context": 1"#);
+    let reply = post_switched_off(&daemon, "/api/search", &fields, "");
+    let units = reply["files"][0]["units"].as_array().unwrap();
+    let ordinal = |u: &Value| -> i64 {
+        let id = u["id"].as_str().unwrap();
+        id.rsplit(':').next().unwrap().parse().unwrap()
+    };
+    let ranked: Vec<i64> = units
+        .iter()
+        .filter(|u| u["metadata"]["context"] != true)
+        .map(ordinal)
+        .collect();
+    assert_eq!(ranked.len(), 2, "{reply}");
+    for unit in units.iter().filter(|u| u["metadata"]["context"] == true) {
+        let gathered = unit["metadata"]["lines"].is_array();
+        let near = ranked.iter().any(|r| (r - ordinal(unit)).abs() == 1);
+        assert!(gathered || near, "a neighbour of no ranked unit: {unit}");
+    }
     // Switched off: the two ranked spans alone.
     let (units, notes) = ask(whole, r#""record_kinds""#);
     assert_eq!(units.len(), 2, "{units:?}");
