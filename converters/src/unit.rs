@@ -340,11 +340,13 @@ pub fn month_number(word: &str) -> Option<u32> {
     if word.len() < 3 || word.len() > 9 {
         return None;
     }
-    let lower = word.to_ascii_lowercase();
+    // No lower-cased copy: this runs over every word of units read at query time.
     MONTH_NAMES
         .iter()
-        .position(|m| *m == lower || (lower.len() == 3 && m.starts_with(&lower)))
-        .or_else(|| (lower == "sept").then_some(8))
+        .position(|m| {
+            m.eq_ignore_ascii_case(word) || (word.len() == 3 && m[..3].eq_ignore_ascii_case(word))
+        })
+        .or_else(|| word.eq_ignore_ascii_case("sept").then_some(8))
         .map(|i| i as u32 + 1)
 }
 
@@ -378,15 +380,15 @@ const WEEKDAY_ABBREVIATIONS: [(&str, u32); 10] = [
 /// The one weekday reader of documents, query parsing and name detection; a reader
 /// of questions leaves out "sat" and "sun", which are English words first.
 pub fn weekday_number(word: &str) -> Option<u32> {
-    let lower = word.trim_end_matches('.').to_ascii_lowercase();
+    let word = word.trim_end_matches('.');
     WEEKDAY_NAMES
         .iter()
-        .position(|name| *name == lower)
+        .position(|name| name.eq_ignore_ascii_case(word))
         .map(|i| i as u32)
         .or_else(|| {
             WEEKDAY_ABBREVIATIONS
                 .iter()
-                .find(|(short, _)| *short == lower)
+                .find(|(short, _)| short.eq_ignore_ascii_case(word))
                 .map(|(_, day)| *day)
         })
 }
