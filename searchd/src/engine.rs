@@ -62,6 +62,8 @@ pub struct SearchOutcome {
 #[derive(Debug, Clone, Serialize)]
 pub struct RetrieveOutcome {
     pub units: Vec<UnitHit>,
+    /// Whether the request's `rerank` re-scored the units (`crate::rerank`).
+    pub reranked: bool,
     pub took_ms: f64,
     pub notes: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -816,6 +818,8 @@ impl Engine {
             params.top_k.max(CUTOFF_DEPTH)
         } else if spread {
             params.top_k * crate::diversify::DEPTH_FACTOR
+        } else if params.rerank {
+            params.top_k.max(crate::rerank::DEPTH)
         } else {
             params.top_k
         };
@@ -855,10 +859,29 @@ impl Engine {
                 self.unit_hit(snapshot, hit, lexical, snippets, params.explain, &mut ready)
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let hits: Vec<UnitHit> = hits
+        let mut hits: Vec<UnitHit> = hits
             .into_iter()
             .filter(|hit| guard.allows(&hit.unit.path))
             .collect();
+        let mut reranked = false;
+        if params.rerank {
+            match &self.dense {
+                Some(dense) if !params.query.trim().is_empty() => {
+                    let started = Instant::now();
+                    let count = rerank(dense, &params.query, &mut hits, params.explain)?;
+                    reranked = true;
+                    notes.push(format!(
+                        "rerank: the first {} units re-scored by their best sentence ({count} sentences embedded, {:.1} ms)",
+                        hits.len().min(crate::rerank::DEPTH),
+                        started.elapsed().as_secs_f64() * 1000.0
+                    ));
+                }
+                _ => notes.push(
+                    "rerank: the text model is not available; units in retrieval order".into(),
+                ),
+            }
+        }
+        hits.truncate(params.top_k);
         // Each hit followed by its neighbours (once each; hits are never repeated).
         let mut seen: HashSet<String> = hits.iter().map(|u| u.unit.unit_id.clone()).collect();
         let mut units = Vec::with_capacity(hits.len() * (1 + 2 * params.context));
@@ -882,11 +905,67 @@ impl Engine {
         }
         Ok(RetrieveOutcome {
             units,
+            reranked,
             took_ms: started.elapsed().as_secs_f64() * 1000.0,
             notes: if params.explain { notes } else { Vec::new() },
             activity: plan.activity.as_ref().map(|a| a.summary()),
         })
     }
+}
+
+/// Re-scores the first [`crate::rerank::DEPTH`] of `hits` by their best sentence
+/// (`crate::rerank`) and puts them in the new order. The scores stay sorted: the unit
+/// in each place takes the retrieval score that place had; with `explain`, a unit's
+/// signals add `rerank.sentence` (its best sentence's cosine), `rerank.score` (the
+/// combined score) and `retrieval.score`. Returns the number of sentences embedded.
+fn rerank(
+    dense: &Dense,
+    query: &str,
+    hits: &mut Vec<UnitHit>,
+    explain: bool,
+) -> Result<usize, SearchError> {
+    let n = hits.len().min(crate::rerank::DEPTH);
+    if n < 2 {
+        return Ok(0);
+    }
+    let question = dense.embed_query(query)?;
+    let sentences: Vec<Vec<String>> = hits[..n]
+        .iter()
+        .map(|hit| crate::rerank::sentences(&hit.unit.text))
+        .collect();
+    let all: Vec<String> = sentences.iter().flatten().cloned().collect();
+    let mut vectors = dense.embed_many(&all)?.into_iter();
+    let best: Vec<Option<f32>> = sentences
+        .iter()
+        .map(|of_unit| {
+            let of_unit: Vec<_> = vectors.by_ref().take(of_unit.len()).collect();
+            crate::rerank::best_cosine(&question, of_unit.iter().map(|v| v.as_slice()))
+        })
+        .collect();
+    let retrieval: Vec<f32> = hits[..n].iter().map(|hit| hit.score).collect();
+    let combined = crate::rerank::combined(&retrieval, &best);
+    let mut places = retrieval.clone();
+    places.sort_by(|a, b| b.total_cmp(a));
+    let mut head: Vec<Option<UnitHit>> = hits.drain(..n).map(Some).collect();
+    let reordered: Vec<UnitHit> = crate::rerank::order(&combined)
+        .into_iter()
+        .zip(places)
+        .filter_map(|(i, place_score)| {
+            let mut hit = head[i].take()?;
+            if explain {
+                let signals = &mut hit.signals;
+                if let Some(sentence) = best[i] {
+                    signals.insert("rerank.sentence".into(), f64::from(sentence));
+                }
+                signals.insert("rerank.score".into(), f64::from(combined[i]));
+                signals.insert("retrieval.score".into(), f64::from(hit.score));
+            }
+            hit.score = place_score;
+            Some(hit)
+        })
+        .collect();
+    hits.splice(0..0, reordered);
+    Ok(all.len())
 }
 
 /// The units within `context` ordinals of any of `ordinals` in one file, except those in

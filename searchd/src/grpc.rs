@@ -84,6 +84,7 @@ fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
             min_score: request.min_score,
         },
         activity: crate::activity::wire::filter_of(request.activity),
+        rerank: request.rerank,
     })
 }
 
@@ -212,6 +213,7 @@ impl Dentate for DentateService {
             took_ms: outcome.took_ms,
             explain: notes_explain(outcome.notes),
             activity: crate::activity::wire::summary_of(outcome.activity.as_ref()),
+            reranked: outcome.reranked,
         }))
     }
 

@@ -204,6 +204,7 @@ impl RetrieveBody {
                 min_score: self.min_score,
             },
             activity: self.activity.clone(),
+            rerank: self.rerank == Some(true),
         })
     }
 }
@@ -245,10 +246,10 @@ async fn retrieve(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Resp
     let reply = RetrieveReply {
         results: Hits(&first.units),
         query: &queries[0],
-        reranked: false,
+        reranked: first.reranked,
         took_ms: first.took_ms,
-        note: (request.rerank == Some(true)).then_some(
-            "rerank requested; no reranker is available, results are in retrieval order",
+        note: (request.rerank == Some(true) && !first.reranked).then_some(
+            "rerank requested; the text model is not available, results are in retrieval order",
         ),
         explain: &first.notes,
         activity: first.activity.as_ref(),

@@ -36,6 +36,7 @@ pub mod query;
 pub mod ranged;
 pub mod record_kinds;
 pub mod render;
+pub mod rerank;
 pub mod routine;
 pub mod server;
 pub mod time;

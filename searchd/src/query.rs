@@ -73,6 +73,9 @@ pub struct SearchParams {
     pub cutoff: crate::cutoff::Cutoff,
     /// Only files with matching activity-log events (`crate::activity`).
     pub activity: Option<crate::activity::ActivityFilter>,
+    /// Retrieve only: re-score the first units by their best sentence
+    /// (`crate::rerank`; needs the text model).
+    pub rerank: bool,
 }
 
 impl Default for SearchParams {
@@ -94,6 +97,7 @@ impl Default for SearchParams {
             explain: false,
             cutoff: crate::cutoff::Cutoff::default(),
             activity: None,
+            rerank: false,
         }
     }
 }

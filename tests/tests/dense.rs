@@ -15,6 +15,15 @@ fn retrieve(daemon: &Daemon, query: &str, mode: &str) -> Vec<String> {
     result_paths(&reply)
 }
 
+/// Runs a future (a gRPC call) to its end on a runtime of its own.
+fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(future)
+}
+
 /// A note that shares no word with the question that finds it ("dog playing fetch
 /// outdoors").
 const PUPPY: &str =
@@ -59,11 +68,7 @@ fn a_query_without_shared_words_finds_its_file_semantically() {
     }
 
     // gRPC without a mode gets the server's default, hybrid, as the proto says.
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+    block_on(async {
         let mut client = daemon.client().await;
         let reply = client
             .search(dentate_proto::v1::SearchRequest {
@@ -81,6 +86,90 @@ fn a_query_without_shared_words_finds_its_file_semantically() {
         );
         let notes = reply.explain.unwrap().notes;
         assert!(notes.iter().any(|n| n == "mode: hybrid"), "{notes:?}");
+    });
+}
+
+/// A budget memo of nine sentences, one of which is about a dog at play.
+const MEMO_WITH_ONE_DOG_SENTENCE: &str = "Quarterly revenue grew four percent on the year. \
+Operating costs stayed flat across every department. The board approved the new pricing. \
+Marketing spend moved from print to online channels. The puppy chased the tennis ball \
+around the garden until it collapsed, happy and exhausted. Cash reserves cover nine months \
+of payroll. Two suppliers raised their prices in the spring. The audit found no material \
+issues. Next quarter's forecast assumes steady demand.\n";
+
+#[test]
+fn rerank_scores_units_by_their_best_sentence() {
+    let (profile, index_dir) = profile_with(&[
+        ("Notes/memo.md", MEMO_WITH_ONE_DOG_SENTENCE),
+        ("Notes/budget.md", BUDGET),
+        ("Notes/baking.md", BAKING),
+    ]);
+    let summary = index(profile.path(), index_dir.path());
+    assert_eq!(summary["embedding"]["coverage"], 1.0, "{summary}");
+    let daemon = Daemon::start(index_dir.path());
+    let query = "dog playing fetch outdoors";
+    let body = |rerank: bool| {
+        serde_json::json!({ "query": query, "top_k": 3, "mode": "hybrid", "explain": true, "rerank": rerank })
+            .to_string()
+    };
+    let (status, plain) = daemon.post("/retrieve", &body(false));
+    assert_eq!(status, 200, "{plain}");
+    assert_eq!(plain["reranked"], false);
+    let (status, reranked) = daemon.post("/retrieve", &body(true));
+    assert_eq!(status, 200, "{reranked}");
+    assert_eq!(reranked["reranked"], true, "{reranked}");
+    assert!(reranked.get("note").is_none(), "{reranked}");
+    let notes = reranked["explain"].as_array().unwrap();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.as_str().unwrap().starts_with("rerank: the first 3 units")),
+        "{notes:?}"
+    );
+    // The same units, in the order of the combined score, with the scores still sorted.
+    let mut before = result_paths(&plain);
+    let after = result_paths(&reranked);
+    let mut sorted_after = after.clone();
+    before.sort();
+    sorted_after.sort();
+    assert_eq!(before, sorted_after);
+    let results = reranked["results"].as_array().unwrap();
+    let signal = |i: usize, key: &str| {
+        results[i]["metadata"]["explain"][key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key} missing: {}", results[i]))
+    };
+    for i in 1..results.len() {
+        assert!(signal(i - 1, "rerank.score") >= signal(i, "rerank.score"));
+        assert!(results[i - 1]["score"].as_f64() >= results[i]["score"].as_f64());
+    }
+    // The memo's one sentence about a dog at play is closer to the question than the
+    // memo as a whole (its vector is mostly budget), and the closest sentence of all.
+    let memo = after.iter().position(|p| p == "Notes/memo.md").unwrap();
+    assert!(
+        signal(memo, "rerank.sentence") > signal(memo, "dense.cosine") + 0.1,
+        "{}",
+        results[memo]
+    );
+    for i in (0..results.len()).filter(|i| *i != memo) {
+        assert!(signal(memo, "rerank.sentence") > signal(i, "rerank.sentence"));
+    }
+
+    // gRPC Retrieve says so too.
+    block_on(async {
+        let mut client = daemon.client().await;
+        let reply = client
+            .retrieve(dentate_proto::v1::SearchRequest {
+                query: query.into(),
+                top_k: 3,
+                rerank: true,
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(reply.reranked);
+        assert_eq!(reply.units.len(), 3);
     });
 }
 

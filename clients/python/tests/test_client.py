@@ -64,6 +64,17 @@ def test_retrieve_returns_flat_units_with_text(client: dentate.Client) -> None:
     assert "1284.5" in sheet_units[0].text
 
 
+def test_rerank_without_the_text_model_keeps_the_retrieval_order(client: dentate.Client) -> None:
+    # The test daemon runs without models (--no-dense): rerank is asked for, says it did
+    # not run, and the units are the plain ones.
+    query = "what share of sales were children's books in 2023"
+    plain = client.retrieve(query, top_k=3)
+    asked = client.retrieve(query, top_k=3, rerank=True, explain=True)
+    assert plain.reranked is False and asked.reranked is False
+    assert [u.unit_id for u in asked.units] == [u.unit_id for u in plain.units]
+    assert any(n.startswith("rerank: the text model is not available") for n in asked.notes)
+
+
 def test_list_files(client: dentate.Client) -> None:
     pdfs = client.list_files("**/*.pdf")
     assert INVOICE in pdfs.paths and BUSINESS_PLAN in pdfs.paths

@@ -236,14 +236,18 @@ class Client:
     ) -> RetrieveResult:
         """A flat ranked list of units with their full text (arguments as in ``search``;
         ``autocut`` keeps the units of the files before the break, ``min_score`` applies
-        to unit scores)."""
+        to unit scores). ``rerank=True`` (in ``other``) re-scores the first 10 units by
+        their best sentence; ``reranked`` on the result says whether it ran."""
         request = self._request(
             query, top_k, mode, path_prefixes, modalities, extensions, time_range,
             explain, 0, fusion, rrf_k, lexical_weight, _with_cutoff(other, autocut, min_score),
         )
         reply = self._call("Retrieve", request)
         return RetrieveResult(
-            units=[_unit(u) for u in reply.units], took_ms=reply.took_ms, notes=list(reply.explain.notes)
+            units=[_unit(u) for u in reply.units],
+            took_ms=reply.took_ms,
+            notes=list(reply.explain.notes),
+            reranked=reply.reranked,
         )
 
     def timeline(self, **fields: Any) -> Dict[str, Any]:

@@ -140,6 +140,8 @@ class RetrieveResult:
     units: List[UnitHit]
     took_ms: float = 0.0
     notes: List[str] = field(default_factory=list)
+    #: Whether ``rerank=True`` re-scored the units (False without the server's text model).
+    reranked: bool = False
 
     def __iter__(self) -> Iterator[UnitHit]:
         return iter(self.units)

@@ -38,7 +38,7 @@ class TimeRange(_message.Message):
     def __init__(self, start: _Optional[int] = ..., end: _Optional[int] = ...) -> None: ...
 
 class SearchRequest(_message.Message):
-    __slots__ = ("query", "top_k", "units_per_file", "path_prefixes", "modalities", "extensions", "content_time", "mode", "explain", "fusion", "rrf_k", "lexical_weight", "disable_planner", "reference_time", "context", "autocut", "min_score", "activity")
+    __slots__ = ("query", "top_k", "units_per_file", "path_prefixes", "modalities", "extensions", "content_time", "mode", "explain", "fusion", "rrf_k", "lexical_weight", "disable_planner", "reference_time", "context", "autocut", "min_score", "activity", "rerank")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     TOP_K_FIELD_NUMBER: _ClassVar[int]
     UNITS_PER_FILE_FIELD_NUMBER: _ClassVar[int]
@@ -57,6 +57,7 @@ class SearchRequest(_message.Message):
     AUTOCUT_FIELD_NUMBER: _ClassVar[int]
     MIN_SCORE_FIELD_NUMBER: _ClassVar[int]
     ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    RERANK_FIELD_NUMBER: _ClassVar[int]
     query: str
     top_k: int
     units_per_file: int
@@ -75,7 +76,8 @@ class SearchRequest(_message.Message):
     autocut: int
     min_score: float
     activity: ActivityFilter
-    def __init__(self, query: _Optional[str] = ..., top_k: _Optional[int] = ..., units_per_file: _Optional[int] = ..., path_prefixes: _Optional[_Iterable[str]] = ..., modalities: _Optional[_Iterable[str]] = ..., extensions: _Optional[_Iterable[str]] = ..., content_time: _Optional[_Union[TimeRange, _Mapping]] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., explain: bool = ..., fusion: _Optional[_Union[Fusion, str]] = ..., rrf_k: _Optional[float] = ..., lexical_weight: _Optional[float] = ..., disable_planner: _Optional[_Iterable[str]] = ..., reference_time: _Optional[int] = ..., context: _Optional[int] = ..., autocut: _Optional[int] = ..., min_score: _Optional[float] = ..., activity: _Optional[_Union[ActivityFilter, _Mapping]] = ...) -> None: ...
+    rerank: bool
+    def __init__(self, query: _Optional[str] = ..., top_k: _Optional[int] = ..., units_per_file: _Optional[int] = ..., path_prefixes: _Optional[_Iterable[str]] = ..., modalities: _Optional[_Iterable[str]] = ..., extensions: _Optional[_Iterable[str]] = ..., content_time: _Optional[_Union[TimeRange, _Mapping]] = ..., mode: _Optional[_Union[SearchMode, str]] = ..., explain: bool = ..., fusion: _Optional[_Union[Fusion, str]] = ..., rrf_k: _Optional[float] = ..., lexical_weight: _Optional[float] = ..., disable_planner: _Optional[_Iterable[str]] = ..., reference_time: _Optional[int] = ..., context: _Optional[int] = ..., autocut: _Optional[int] = ..., min_score: _Optional[float] = ..., activity: _Optional[_Union[ActivityFilter, _Mapping]] = ..., rerank: bool = ...) -> None: ...
 
 class Locator(_message.Message):
     __slots__ = ("page", "page_label", "slide", "sheet", "row_start", "row_end", "line_start", "line_end", "char_start", "char_end", "t_start_ms", "t_end_ms", "part", "event_uid", "lines")
@@ -229,16 +231,18 @@ class SearchResponse(_message.Message):
     def __init__(self, files: _Optional[_Iterable[_Union[FileHit, _Mapping]]] = ..., total_units: _Optional[int] = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ..., activity: _Optional[_Union[ActivitySummary, _Mapping]] = ...) -> None: ...
 
 class RetrieveResponse(_message.Message):
-    __slots__ = ("units", "took_ms", "explain", "activity")
+    __slots__ = ("units", "took_ms", "explain", "activity", "reranked")
     UNITS_FIELD_NUMBER: _ClassVar[int]
     TOOK_MS_FIELD_NUMBER: _ClassVar[int]
     EXPLAIN_FIELD_NUMBER: _ClassVar[int]
     ACTIVITY_FIELD_NUMBER: _ClassVar[int]
+    RERANKED_FIELD_NUMBER: _ClassVar[int]
     units: _containers.RepeatedCompositeFieldContainer[UnitHit]
     took_ms: float
     explain: Explain
     activity: ActivitySummary
-    def __init__(self, units: _Optional[_Iterable[_Union[UnitHit, _Mapping]]] = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ..., activity: _Optional[_Union[ActivitySummary, _Mapping]] = ...) -> None: ...
+    reranked: bool
+    def __init__(self, units: _Optional[_Iterable[_Union[UnitHit, _Mapping]]] = ..., took_ms: _Optional[float] = ..., explain: _Optional[_Union[Explain, _Mapping]] = ..., activity: _Optional[_Union[ActivitySummary, _Mapping]] = ..., reranked: bool = ...) -> None: ...
 
 class ListFilesRequest(_message.Message):
     __slots__ = ("pattern", "limit", "include_failed")
