@@ -61,7 +61,9 @@ impl TextModel {
     /// The question graph: [`TextModel::FAST`] with its feed-forward output projections
     /// quantised too, about a third faster on a short question; its questions rank the
     /// fast graph's documents as the fast graph's own do (SciFact nDCG@10 0.6490 vs
-    /// 0.6489). Never used for documents.
+    /// 0.6489). Never used for stored vectors (the daemon's rerank stage embeds candidate
+    /// sentences with it at query time, in runs of several: there a vector depends a
+    /// little on its run's other texts, cosine > 0.995 to its own).
     pub const QUESTIONS: TextModel = TextModel {
         graph: QUERY_GRAPH,
         name: "all-MiniLM-L6-v2-q8-questions",

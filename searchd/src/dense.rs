@@ -13,9 +13,9 @@ use crate::error::SearchError;
 
 /// Query embeddings kept for repeated queries.
 const QUERY_CACHE: usize = 512;
-/// Sentence embeddings kept for the rerank stage ([`Dense::embed_many`]): an agent's
-/// questions about one subject bring the same candidates back (1.5 KB each, 12 MB in
-/// all).
+/// Sentence embeddings kept for the rerank stage ([`Dense::embed_many`]; the oldest
+/// out first): an agent's questions about one subject bring the same candidates back
+/// (1.5 KB of vector and up to 0.8 KB of text each: 12–20 MB per profile).
 const SENTENCE_CACHE: usize = 8192;
 /// Query text → embedding, with insertion order for eviction.
 type QueryCache = (HashMap<String, Arc<Vec<f32>>>, VecDeque<String>);
@@ -37,10 +37,37 @@ fn remember(cache: &mut QueryCache, capacity: usize, text: String, vector: Arc<V
 /// A question waiting for its embedding, and where to send it.
 type Waiting = (String, mpsc::Sender<Result<Vec<f32>, String>>);
 
-/// The questions waiting for an encoder, shared with the encoder threads.
+/// The texts waiting for an encoder, shared with the encoder threads.
 struct Queue {
-    waiting: Mutex<(VecDeque<Waiting>, bool)>,
+    waiting: Mutex<Lanes>,
     ready: Condvar,
+}
+
+/// Two lanes: questions are served first, and never share a run with the rerank stage's
+/// sentences (a run is padded to its longest text), so a rerank's hundreds of sentences
+/// never hold up another client's question.
+#[derive(Default)]
+struct Lanes {
+    questions: VecDeque<Waiting>,
+    sentences: VecDeque<Waiting>,
+    closed: bool,
+}
+
+impl Lanes {
+    /// The next run's texts: questions first, else sentences; `None` when closed and
+    /// empty, an empty run when nothing waits yet.
+    fn next_run(&mut self) -> Option<Vec<Waiting>> {
+        let lane = if self.questions.is_empty() {
+            &mut self.sentences
+        } else {
+            &mut self.questions
+        };
+        if lane.is_empty() {
+            return if self.closed { None } else { Some(Vec::new()) };
+        }
+        let n = lane.len().min(MAX_QUERY_BATCH);
+        Some(lane.drain(..n).collect())
+    }
 }
 
 /// The query side of dense retrieval: encoder threads, the queue of questions waiting
@@ -89,7 +116,7 @@ impl Dense {
         tracing::info!("query encoder: minilm/{graph} ({count} threads)");
         let encoders = encoders.into_iter().map(|e| e.0);
         let queue = Arc::new(Queue {
-            waiting: Mutex::new((VecDeque::new(), false)),
+            waiting: Mutex::new(Lanes::default()),
             ready: Condvar::new(),
         });
         let workers = encoders
@@ -134,7 +161,7 @@ impl Dense {
         let queue = &self.pool.queue;
         {
             let mut waiting = queue.waiting.lock().unwrap_or_else(|p| p.into_inner());
-            waiting.0.push_back((query.to_string(), reply));
+            waiting.questions.push_back((query.to_string(), reply));
         }
         queue.ready.notify_one();
         PendingVector::Queued {
@@ -164,7 +191,7 @@ impl Dense {
     /// the asker's own question may not have been taken yet).
     pub fn backlog(&self) -> usize {
         let waiting = self.pool.queue.waiting.lock();
-        waiting.unwrap_or_else(|p| p.into_inner()).0.len()
+        waiting.unwrap_or_else(|p| p.into_inner()).questions.len()
     }
 
     /// Embeddings of `texts` in their order (the rerank stage's sentences; kept in a
@@ -196,7 +223,7 @@ impl Dense {
                 .iter()
                 .map(|text| {
                     let (reply, answer) = mpsc::channel();
-                    waiting.0.push_back((text.to_string(), reply));
+                    waiting.sentences.push_back((text.to_string(), reply));
                     answer
                 })
                 .collect()
@@ -266,7 +293,7 @@ impl Drop for Pool {
             .waiting
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .1 = true;
+            .closed = true;
         self.queue.ready.notify_all();
         for worker in self.workers.drain(..) {
             let _ = worker.join();
@@ -280,14 +307,15 @@ fn encode_loop(queue: &Queue, mut encoder: TextEncoder) {
     loop {
         let batch: Vec<Waiting> = {
             let mut waiting = queue.waiting.lock().unwrap_or_else(|p| p.into_inner());
-            while waiting.0.is_empty() && !waiting.1 {
-                waiting = queue.ready.wait(waiting).unwrap_or_else(|p| p.into_inner());
+            loop {
+                match waiting.next_run() {
+                    None => return, // closed
+                    Some(run) if run.is_empty() => {
+                        waiting = queue.ready.wait(waiting).unwrap_or_else(|p| p.into_inner());
+                    }
+                    Some(run) => break run,
+                }
             }
-            if waiting.0.is_empty() {
-                return; // closed
-            }
-            let n = waiting.0.len().min(MAX_QUERY_BATCH);
-            waiting.0.drain(..n).collect()
         };
         let texts: Vec<String> = batch.iter().map(|(text, _)| text.clone()).collect();
         let result = encoder
@@ -374,6 +402,42 @@ mod tests {
             let other = cosine(&vector, &alone[(i + 1) % questions.len()]);
             assert!(other < same, "question {i} got another question's vector");
         }
+    }
+
+    fn waiting(text: &str) -> Waiting {
+        (text.to_string(), mpsc::channel().0)
+    }
+
+    fn texts(run: Option<Vec<Waiting>>) -> Option<Vec<String>> {
+        run.map(|run| run.into_iter().map(|(text, _)| text).collect())
+    }
+
+    #[test]
+    fn questions_go_first_and_never_share_a_run_with_sentences() {
+        let mut lanes = Lanes::default();
+        assert_eq!(texts(lanes.next_run()), Some(vec![]));
+        for i in 0..40 {
+            lanes.sentences.push_back(waiting(&format!("s{i}")));
+        }
+        lanes.questions.push_back(waiting("q1"));
+        lanes.questions.push_back(waiting("q2"));
+        // The questions that came after 40 sentences go first, alone.
+        assert_eq!(
+            texts(lanes.next_run()),
+            Some(vec!["q1".into(), "q2".into()])
+        );
+        // Then the sentences, in runs of at most MAX_QUERY_BATCH, in their order.
+        let run = texts(lanes.next_run()).unwrap();
+        assert_eq!(run.len(), MAX_QUERY_BATCH);
+        assert_eq!(run[0], "s0");
+        lanes.questions.push_back(waiting("q3"));
+        assert_eq!(texts(lanes.next_run()), Some(vec!["q3".into()]));
+        assert_eq!(texts(lanes.next_run()).unwrap().len(), 40 - MAX_QUERY_BATCH);
+        // Closed: what waits is still served, then nothing.
+        lanes.sentences.push_back(waiting("last"));
+        lanes.closed = true;
+        assert_eq!(texts(lanes.next_run()), Some(vec!["last".into()]));
+        assert_eq!(texts(lanes.next_run()), None);
     }
 
     #[test]

@@ -819,6 +819,7 @@ impl Engine {
         } else if spread {
             params.top_k * crate::diversify::DEPTH_FACTOR
         } else if params.rerank {
+            // Rerank reorders the first DEPTH units even when fewer are returned.
             params.top_k.max(crate::rerank::DEPTH)
         } else {
             params.top_k
@@ -866,7 +867,13 @@ impl Engine {
         let mut reranked = false;
         if params.rerank {
             match &self.dense {
-                Some(dense) if !params.query.trim().is_empty() => {
+                None => notes.push(
+                    "rerank: the text model is not available; units in retrieval order".into(),
+                ),
+                Some(_) if params.query.trim().is_empty() => {
+                    notes.push("rerank: not applied to an empty question".into())
+                }
+                Some(dense) => {
                     let started = Instant::now();
                     let count = rerank(dense, &params.query, &mut hits, params.explain)?;
                     reranked = true;
@@ -876,9 +883,6 @@ impl Engine {
                         started.elapsed().as_secs_f64() * 1000.0
                     ));
                 }
-                _ => notes.push(
-                    "rerank: the text model is not available; units in retrieval order".into(),
-                ),
             }
         }
         hits.truncate(params.top_k);
@@ -914,8 +918,9 @@ impl Engine {
 }
 
 /// Re-scores the first [`crate::rerank::DEPTH`] of `hits` by their best sentence
-/// (`crate::rerank`) and puts them in the new order. The scores stay sorted: the unit
-/// in each place takes the retrieval score that place had; with `explain`, a unit's
+/// (`crate::rerank`) and puts them in the new order. The scores stay sorted: the
+/// candidates' retrieval scores, sorted, one per place (a routine question's spread list
+/// keeps its units; only their order changes); with `explain`, a unit's
 /// signals add `rerank.sentence` (its best sentence's cosine), `rerank.score` (the
 /// combined score) and `retrieval.score`. Returns the number of sentences embedded.
 fn rerank(

@@ -249,7 +249,7 @@ async fn retrieve(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Resp
         reranked: first.reranked,
         took_ms: first.took_ms,
         note: (request.rerank == Some(true) && !first.reranked).then_some(
-            "rerank requested; the text model is not available, results are in retrieval order",
+            "rerank requested but not applied (no text model, or an empty question); results are in retrieval order",
         ),
         explain: &first.notes,
         activity: first.activity.as_ref(),

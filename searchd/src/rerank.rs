@@ -21,16 +21,19 @@ pub const DEPTH: usize = 10;
 pub const WEIGHT: f32 = 1.0;
 /// Sentences embedded per unit at most (the first ones).
 pub const MAX_SENTENCES: usize = 24;
-/// Characters of one sentence embedded at most (a longer one is cut at a word).
+/// Characters of one sentence embedded at most (a longer one is cut at a word, or at
+/// this many characters when it has no space).
 pub const MAX_SENTENCE_CHARS: usize = 400;
 /// A piece of fewer words than this is joined to the next one ("Fig. 2", "Dr.", a
 /// heading's number), so that no sentence is a fragment.
 const MIN_WORDS: usize = 6;
 
 /// The sentences of a unit's text: split after `.`, `!` or `?` followed by white space
-/// and a capital, digit or opening quote/bracket, and at line breaks; pieces of fewer than
-/// six words joined to the next; at most [`MAX_SENTENCES`], each cut to
-/// [`MAX_SENTENCE_CHARS`]. A text without a break is one sentence; an empty text none.
+/// and a letter that is not lower case (capitals, and scripts without case), a digit or
+/// an opening quote/bracket; after the full-width stops `。！？`; and at line breaks.
+/// Pieces of fewer than six words (or, without spaces, of fewer than 12 characters) are
+/// joined to the next; at most [`MAX_SENTENCES`], each cut to [`MAX_SENTENCE_CHARS`]. A
+/// text without a break is one sentence; an empty text none.
 pub fn sentences(text: &str) -> Vec<String> {
     let mut pieces: Vec<&str> = Vec::new();
     let mut start = 0;
@@ -38,6 +41,7 @@ pub fn sentences(text: &str) -> Vec<String> {
     for (i, c) in text.char_indices() {
         let end_here = match c {
             '\n' => Some(i),
+            '。' | '！' | '？' => Some(i + c.len_utf8()),
             '.' | '!' | '?' => {
                 let rest = &text[i + 1..];
                 let trimmed = rest.trim_start_matches([' ', '\t']);
@@ -45,7 +49,9 @@ pub fn sentences(text: &str) -> Vec<String> {
                 let next = trimmed.chars().next();
                 (spaced
                     && next.is_some_and(|n| {
-                        n.is_uppercase() || n.is_ascii_digit() || matches!(n, '"' | '\'' | '(')
+                        (n.is_alphabetic() && !n.is_lowercase())
+                            || n.is_ascii_digit()
+                            || matches!(n, '"' | '\'' | '(')
                     }))
                 .then_some(i + 1)
             }
@@ -67,32 +73,22 @@ pub fn sentences(text: &str) -> Vec<String> {
             }
             _ => out.push(piece.to_string()),
         }
-        short = out
-            .last()
-            .is_some_and(|s| s.split_whitespace().count() < MIN_WORDS);
+        short = out.last().is_some_and(|s| {
+            let words = s.split_whitespace().count();
+            words < MIN_WORDS && (words > 1 || s.chars().count() < 12)
+        });
         if out.len() > MAX_SENTENCES {
             break;
         }
     }
     out.truncate(MAX_SENTENCES);
     for sentence in &mut out {
-        if sentence.len() > MAX_SENTENCE_CHARS {
-            let cut = sentence[..floor_char_boundary(sentence, MAX_SENTENCE_CHARS)]
-                .rfind(' ')
-                .unwrap_or_else(|| floor_char_boundary(sentence, MAX_SENTENCE_CHARS));
+        if let Some((limit, _)) = sentence.char_indices().nth(MAX_SENTENCE_CHARS) {
+            let cut = sentence[..limit].rfind(' ').unwrap_or(limit);
             sentence.truncate(cut);
         }
     }
     out
-}
-
-/// The largest char boundary of `text` at or below `at`.
-fn floor_char_boundary(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// Values mapped onto [0, 1] (the lowest 0, the highest 1); all 0 when they are equal.
@@ -181,12 +177,28 @@ mod tests {
         let got = sentences(&lines.join("\n"));
         assert_eq!(got.len(), MAX_SENTENCES);
         assert_eq!(got[0], lines[0]);
-        // A long sentence is cut at a word, within the limit; multi-byte text too.
+        // A long sentence is cut at a word, within the limit (in characters).
         let long = "ééé ".repeat(200);
         let got = sentences(&long);
         assert_eq!(got.len(), 1);
-        assert!(got[0].len() <= MAX_SENTENCE_CHARS);
+        assert_eq!(got[0].chars().count(), MAX_SENTENCE_CHARS - 1);
         assert!(got[0].ends_with("ééé"));
+        // Without spaces: at the limit.
+        let got = sentences(&"字".repeat(1000));
+        assert_eq!(got[0].chars().count(), MAX_SENTENCE_CHARS);
+        // Full-width stops end sentences; a short one joins the next.
+        let got =
+            sentences("今天下雨了，我们在家里看了一部很长的电影。好。明天我们要去公园散步和野餐。");
+        assert_eq!(
+            got,
+            vec![
+                "今天下雨了，我们在家里看了一部很长的电影。",
+                "好。 明天我们要去公园散步和野餐。"
+            ]
+        );
+        // A caseless letter after a stop and a space starts a sentence.
+        let got = sentences("Das Treffen war lang und sehr anstrengend für uns. مرحبا بكم في الاجتماع السنوي للشركة الكبيرة");
+        assert_eq!(got.len(), 2);
     }
 
     #[test]

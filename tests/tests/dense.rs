@@ -154,6 +154,34 @@ fn rerank_scores_units_by_their_best_sentence() {
     for i in (0..results.len()).filter(|i| *i != memo) {
         assert!(signal(memo, "rerank.sentence") > signal(i, "rerank.sentence"));
     }
+    // Each combined score is the retrieval score plus the sentence score, both mapped
+    // onto [0, 1] over the candidates.
+    let on_unit_range = |key: &str| -> Vec<f64> {
+        let values: Vec<f64> = (0..results.len()).map(|i| signal(i, key)).collect();
+        let (low, high) = values
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(l, h), v| (l.min(*v), h.max(*v)));
+        values.iter().map(|v| (v - low) / (high - low)).collect()
+    };
+    let (retrieval, sentence) = (
+        on_unit_range("retrieval.score"),
+        on_unit_range("rerank.sentence"),
+    );
+    for i in 0..results.len() {
+        // searchd::rerank::WEIGHT: equal weights.
+        let expected = retrieval[i] + sentence[i];
+        assert!(
+            (signal(i, "rerank.score") - expected).abs() < 1e-4,
+            "{}",
+            results[i]
+        );
+    }
+    // Asked for one unit, the stage still reorders the first ten: the one returned is
+    // the best by the combined score, wherever retrieval put it.
+    let one = serde_json::json!({ "query": query, "top_k": 1, "mode": "hybrid", "rerank": true })
+        .to_string();
+    let (_, reply) = daemon.post("/retrieve", &one);
+    assert_eq!(result_paths(&reply), vec![after[0].clone()]);
 
     // gRPC Retrieve says so too.
     block_on(async {
