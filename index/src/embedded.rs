@@ -23,7 +23,7 @@ use crate::error::IndexError;
 use crate::manifest::{FileRecord, Manifest};
 use crate::schema::Fields;
 use crate::store::{IndexHandle, StoredUnit};
-use crate::vector::{from_bytes, TEXT_DIM};
+use crate::vector::{best_window, from_bytes, windows_from_bytes, TEXT_DIM};
 use crate::writer::IndexWriter;
 
 /// A filter as one zero-scoring tantivy query, or `None` when it lets everything
@@ -189,6 +189,9 @@ pub struct TextHit {
     /// Hash of the text the vector was computed from.
     pub text_hash: String,
     pub score: f32,
+    /// The window of the unit's text that scored (0 for a text the model saw whole; see
+    /// `indexer::windows`).
+    pub window: usize,
 }
 
 /// Text vectors beyond this many are held as int8 (a quarter of the memory, a quarter of
@@ -225,14 +228,19 @@ enum Matrix {
 /// (the dimension of the first stored vector, [`ExactStore::load_images`]). Exact for
 /// float32 rows; int8 rows (large text stores, [`QUANTIZE_ABOVE`]) give approximate
 /// scores, which [`EmbeddedVectors`] rescores exactly from the manifest.
+///
+/// A unit has one row per window of its text (one for a text the model saw whole) and
+/// scores by its best row.
 #[derive(Debug, Clone)]
 pub struct ExactStore {
     dim: usize,
-    // Shared strings: an updated store copies its rows' ids by reference.
+    // Per unit. Shared strings: an updated store copies its units' ids by reference.
     unit_ids: Vec<Arc<str>>,
     file_ids: Vec<Arc<str>>,
     /// Hash of the text each vector was computed from (empty for image vectors).
     text_hashes: Vec<Arc<str>>,
+    /// Unit `u`'s rows are `starts[u]..starts[u + 1]` (one entry more than units).
+    starts: Vec<u32>,
     matrix: Matrix,
 }
 
@@ -303,6 +311,7 @@ impl ExactStore {
             unit_ids: Vec::new(),
             file_ids: Vec::new(),
             text_hashes: Vec::new(),
+            starts: vec![0],
             matrix: Matrix::F32(Vec::new()),
         }
     }
@@ -331,17 +340,19 @@ impl ExactStore {
         }
         store.reserve(count);
         manifest.for_each_vector(|unit_id, file_id, text_hash, bytes| {
-            if let Some(vector) = from_bytes(bytes).filter(|v| v.len() == TEXT_DIM) {
-                store.push(unit_id, file_id, text_hash, &vector);
+            if let Some(windows) = windows_from_bytes(bytes, TEXT_DIM) {
+                store.push(unit_id, file_id, text_hash, &windows);
             }
         })?;
         Ok(store)
     }
 
+    /// Room for `rows` more units of about a row each.
     fn reserve(&mut self, rows: usize) {
         self.unit_ids.reserve(rows);
         self.file_ids.reserve(rows);
         self.text_hashes.reserve(rows);
+        self.starts.reserve(rows);
         match &mut self.matrix {
             Matrix::F32(values) => values.reserve(rows * self.dim),
             Matrix::I8 { codes, scales } => {
@@ -370,18 +381,35 @@ impl ExactStore {
         Ok(store)
     }
 
-    fn push(&mut self, unit_id: String, file_id: String, text_hash: String, vector: &[f32]) {
+    /// Appends a unit with its rows: `windows` holds one or more vectors of the store's
+    /// dimension, one after another.
+    fn push(&mut self, unit_id: String, file_id: String, text_hash: String, windows: &[f32]) {
         self.unit_ids.push(unit_id.into());
         self.file_ids.push(file_id.into());
         self.text_hashes.push(text_hash.into());
-        match &mut self.matrix {
-            Matrix::F32(values) => values.extend_from_slice(vector),
-            Matrix::I8 { codes, scales } => {
-                let (row, scale) = quantize(vector);
-                codes.extend_from_slice(&row);
-                scales.push(scale);
+        for vector in windows.chunks_exact(self.dim.max(1)) {
+            match &mut self.matrix {
+                Matrix::F32(values) => values.extend_from_slice(vector),
+                Matrix::I8 { codes, scales } => {
+                    let (row, scale) = quantize(vector);
+                    codes.extend_from_slice(&row);
+                    scales.push(scale);
+                }
             }
         }
+        let rows = self.rows_total() + windows.len() / self.dim.max(1);
+        self.starts.push(rows as u32);
+    }
+
+    /// Rows of all units.
+    fn rows_total(&self) -> usize {
+        self.starts.last().map_or(0, |&r| r as usize)
+    }
+
+    /// The rows of unit `unit`.
+    #[inline]
+    fn rows_of(&self, unit: usize) -> std::ops::Range<usize> {
+        self.starts[unit] as usize..self.starts[unit + 1] as usize
     }
 
     /// This store with the rows of `files` replaced by the manifest's current text
@@ -398,8 +426,8 @@ impl ExactStore {
         let mut fresh: Vec<(String, String, String, Vec<f32>)> = Vec::new();
         for file_id in files {
             for (unit_id, (text_hash, bytes)) in manifest.vectors_of_file(file_id)? {
-                if let Some(vector) = from_bytes(&bytes).filter(|v| v.len() == TEXT_DIM) {
-                    fresh.push((unit_id, file_id.clone(), text_hash, vector));
+                if let Some(windows) = windows_from_bytes(&bytes, TEXT_DIM) {
+                    fresh.push((unit_id, file_id.clone(), text_hash, windows));
                 }
             }
         }
@@ -434,9 +462,11 @@ impl ExactStore {
         Ok(Some(out))
     }
 
-    /// Appends row `row` of `from` (a store of the same dimension and row format) as is.
-    fn copy_row(&mut self, from: &ExactStore, row: usize) {
-        let span = row * self.dim..(row + 1) * self.dim;
+    /// Appends unit `unit` of `from` (a store of the same dimension and row format) with
+    /// its rows, as is.
+    fn copy_row(&mut self, from: &ExactStore, unit: usize) {
+        let rows = from.rows_of(unit);
+        let span = rows.start * self.dim..rows.end * self.dim;
         match (&mut self.matrix, &from.matrix) {
             (Matrix::F32(values), Matrix::F32(source)) => {
                 values.extend_from_slice(&source[span]);
@@ -449,14 +479,16 @@ impl ExactStore {
                 },
             ) => {
                 codes.extend_from_slice(&c[span]);
-                scales.push(s[row]);
+                scales.extend_from_slice(&s[rows.clone()]);
             }
             // Never: `updated` makes `self` in `from`'s format.
             _ => return,
         }
-        self.unit_ids.push(from.unit_ids[row].clone());
-        self.file_ids.push(from.file_ids[row].clone());
-        self.text_hashes.push(from.text_hashes[row].clone());
+        self.unit_ids.push(from.unit_ids[unit].clone());
+        self.file_ids.push(from.file_ids[unit].clone());
+        self.text_hashes.push(from.text_hashes[unit].clone());
+        let total = self.rows_total() + rows.len();
+        self.starts.push(total as u32);
     }
 
     pub fn dim(&self) -> usize {
@@ -471,29 +503,56 @@ impl ExactStore {
         self.unit_ids.is_empty()
     }
 
-    /// `(score, row)` of the `k` best rows among `allowed` (`None`: all), best first;
-    /// ties in row order. `query` has the store's dimension. A large store is scanned by
-    /// several threads (see [`crate::scan`]).
-    fn top(&self, query: &[f32], k: usize, allowed: Option<&HashSet<String>>) -> Vec<(f32, usize)> {
+    /// `(score, unit, window)` of the `k` best units among `allowed` (`None`: all), best
+    /// first; ties in unit order. A unit scores by its best row (window). `query` has the
+    /// store's dimension. A large store is scanned by several threads (see
+    /// [`crate::scan`]).
+    fn top(
+        &self,
+        query: &[f32],
+        k: usize,
+        allowed: Option<&HashSet<String>>,
+    ) -> Vec<(f32, usize, usize)> {
         if self.dim == 0 || k == 0 {
             return Vec::new();
         }
-        let (dim, rows) = (self.dim, self.len());
-        let threads = crate::scan::threads_for(rows);
-        let allowed_row =
-            |row: usize| allowed.is_none_or(|allowed| allowed.contains(&*self.unit_ids[row]));
+        let (dim, units) = (self.dim, self.len());
+        let threads = crate::scan::threads_for(units);
+        let allowed_unit =
+            |unit: usize| allowed.is_none_or(|allowed| allowed.contains(&*self.unit_ids[unit]));
+        let best = |unit: usize, score: &dyn Fn(usize) -> f32| {
+            let rows = self.rows_of(unit);
+            let first = score(rows.start);
+            rows.skip(1).fold(first, |best, row| best.max(score(row)))
+        };
+        let window = |unit: usize, score: &dyn Fn(usize) -> f32| {
+            let rows = self.rows_of(unit);
+            let start = rows.start;
+            rows.max_by(|a, b| score(*a).total_cmp(&score(*b)).then(b.cmp(a)))
+                .map_or(0, |row| row - start)
+        };
         match &self.matrix {
-            Matrix::F32(values) => crate::scan::best_rows(rows, k, threads, |row| {
-                allowed_row(row).then(|| dot(query, &values[row * dim..(row + 1) * dim]))
-            }),
+            Matrix::F32(values) => {
+                let score = |row: usize| dot(query, &values[row * dim..(row + 1) * dim]);
+                crate::scan::best_rows(units, k, threads, |unit| {
+                    allowed_unit(unit).then(|| best(unit, &score))
+                })
+                .into_iter()
+                .map(|(s, unit)| (s, unit, window(unit, &score)))
+                .collect()
+            }
             Matrix::I8 { codes, scales } => {
                 let (query_codes, query_scale) = quantize(query);
-                crate::scan::best_rows(rows, k, threads, |row| {
-                    allowed_row(row).then(|| {
-                        let dot = dot_i8(&query_codes, &codes[row * dim..(row + 1) * dim]);
-                        dot as f32 * query_scale * scales[row]
-                    })
+                let score = |row: usize| {
+                    let dot = dot_i8(&query_codes, &codes[row * dim..(row + 1) * dim]);
+                    dot as f32 * query_scale * scales[row]
+                };
+                crate::scan::best_rows(units, k, threads, |unit| {
+                    allowed_unit(unit).then(|| best(unit, &score))
                 })
+                .into_iter()
+                .map(|(s, unit)| (s, unit, window(unit, &score)))
+                .collect()
             }
         }
     }
@@ -511,11 +570,12 @@ impl ExactStore {
         }
         self.top(query, k, allowed)
             .into_iter()
-            .map(|(score, row)| TextHit {
-                unit_id: self.unit_ids[row].to_string(),
-                file_id: self.file_ids[row].to_string(),
-                text_hash: self.text_hashes[row].to_string(),
+            .map(|(score, unit, window)| TextHit {
+                unit_id: self.unit_ids[unit].to_string(),
+                file_id: self.file_ids[unit].to_string(),
+                text_hash: self.text_hashes[unit].to_string(),
                 score,
+                window,
             })
             .collect()
     }
@@ -541,17 +601,17 @@ impl ExactStore {
         Ok(self
             .top(query, k, allowed)
             .into_iter()
-            .map(|(score, row)| VectorHit {
-                unit_id: self.unit_ids[row].to_string(),
-                file_id: self.file_ids[row].to_string(),
+            .map(|(score, unit, _)| VectorHit {
+                unit_id: self.unit_ids[unit].to_string(),
+                file_id: self.file_ids[unit].to_string(),
                 score,
             })
             .collect())
     }
 }
 
-/// The `k` best of approximate hits by their exact score (`exact` gives a stored vector;
-/// a hit without one keeps its approximate score), best first.
+/// The `k` best of approximate hits by their exact score (`exact` gives a unit's stored
+/// vectors, one per window; a hit without them keeps its approximate score), best first.
 pub fn rescore(
     mut hits: Vec<TextHit>,
     query: &[f32],
@@ -559,8 +619,10 @@ pub fn rescore(
     exact: impl Fn(&str) -> Option<Vec<f32>>,
 ) -> Vec<TextHit> {
     for hit in &mut hits {
-        if let Some(vector) = exact(&hit.unit_id).filter(|v| v.len() == query.len()) {
-            hit.score = dot(query, &vector);
+        let windows = exact(&hit.unit_id).filter(|v| v.len() % query.len().max(1) == 0);
+        if let Some((score, window)) = windows.and_then(|w| best_window(query, &w, dot)) {
+            hit.score = score;
+            hit.window = window;
         }
     }
     hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.unit_id.cmp(&b.unit_id)));
@@ -1016,6 +1078,47 @@ mod tests {
         assert!(store.search(&[1.0], 3, None).is_empty());
     }
 
+    #[test]
+    fn a_unit_of_several_windows_scores_by_its_best_one_in_either_row_format() {
+        let mut store = ExactStore::text();
+        let near = |at: usize, lift: f32| {
+            let mut v = hot(TEXT_DIM, at);
+            v[0] += lift;
+            crate::vector::normalize(&mut v);
+            v
+        };
+        // "long": three windows, the last close to the question; "short": one window.
+        let long: Vec<f32> = [near(5, 0.0), near(6, 0.0), near(0, 0.1)].concat();
+        store.push("f:long".into(), "f".into(), "h1".into(), &long);
+        store.push("f:short".into(), "f".into(), "h2".into(), &near(1, 0.6));
+        store.push("f:far".into(), "f".into(), "h3".into(), &near(7, 0.0));
+        assert_eq!(store.len(), 3);
+        assert_eq!(store.rows_total(), 5);
+        let query = hot(TEXT_DIM, 0);
+        for store in [store.clone(), as_int8(&store)] {
+            let hits = store.search(&query, 2, None);
+            let found: Vec<(&str, usize)> = hits
+                .iter()
+                .map(|h| (h.unit_id.as_str(), h.window))
+                .collect();
+            assert_eq!(found, [("f:long", 2), ("f:short", 0)]);
+            assert!((hits[0].score - near(0, 0.1)[0]).abs() < 0.01, "{hits:?}");
+            // A unit is one hit however many windows it has.
+            assert_eq!(store.search(&query, 10, None).len(), 3);
+        }
+        // Exact rescoring takes the best window too.
+        let hits = vec![TextHit {
+            unit_id: "f:long".into(),
+            file_id: "f".into(),
+            text_hash: "h1".into(),
+            score: 0.0,
+            window: 0,
+        }];
+        let rescored = rescore(hits, &query, 1, |_| Some(long.clone()));
+        assert_eq!(rescored[0].window, 2);
+        assert!((rescored[0].score - near(0, 0.1)[0]).abs() < 1e-6);
+    }
+
     /// `(unit ids, file ids, text hashes, scores of a few queries)` of a store.
     fn fingerprint(store: &ExactStore) -> (Vec<String>, Vec<String>, Vec<String>, Vec<Vec<f32>>) {
         let scores = (0..4)
@@ -1041,12 +1144,13 @@ mod tests {
             panic!("not a float32 store")
         };
         let mut int8 = ExactStore::text().quantized();
-        for (row, vector) in values.chunks_exact(TEXT_DIM).enumerate() {
+        for unit in 0..store.len() {
+            let rows = store.rows_of(unit);
             int8.push(
-                store.unit_ids[row].to_string(),
-                store.file_ids[row].to_string(),
-                store.text_hashes[row].to_string(),
-                vector,
+                store.unit_ids[unit].to_string(),
+                store.file_ids[unit].to_string(),
+                store.text_hashes[unit].to_string(),
+                &values[rows.start * TEXT_DIM..rows.end * TEXT_DIM],
             );
         }
         int8
@@ -1062,6 +1166,11 @@ mod tests {
                 .enumerate()
                 .map(|(i, mut v)| {
                     crate::vector::normalize(&mut v);
+                    // Every other unit has a second window.
+                    if i % 2 == 1 {
+                        let second: Vec<f32> = v.iter().rev().copied().collect();
+                        v.extend(second);
+                    }
                     (
                         format!("{file}:{i}"),
                         format!("h{seed}.{i}"),

@@ -1148,7 +1148,7 @@ mod tests {
         let (_dir, mut manifest) = manifest();
         let fresh = record("b/fresh.pdf", "h1", 2);
         let mut done = record("b/done.pdf", "h2", 1);
-        done.embedded = Some("h2".to_string());
+        done.embedded = Some(crate::vector::embedded_marker("h2", LEGACY_TEXT_MODEL));
         let mut stale = record("b/stale.pdf", "h3", 1);
         stale.embedded = Some("old".to_string());
         let empty = record("b/empty.pdf", "h4", 0);
@@ -1192,7 +1192,7 @@ mod tests {
         assert_eq!(of_a["a#2"], ("t2".to_string(), vec![2; 8]));
         assert_eq!(
             manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
-            Some("h1")
+            Some("h1@all-MiniLM-L6-v2-int8+windows")
         );
         assert_eq!(
             manifest.vector_for_text("t2", LEGACY_TEXT_MODEL).unwrap(),
@@ -1219,7 +1219,7 @@ mod tests {
         assert_eq!(manifest.vectors_of_file(&b.file_id).unwrap().len(), 1);
         assert_eq!(
             manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
-            Some("h9")
+            Some("h9@all-MiniLM-L6-v2-int8+windows")
         );
         assert!(manifest.vectors_of_file("unknown").unwrap().is_empty());
         assert_eq!(manifest.all_vectors().unwrap().len(), 2);
@@ -1258,7 +1258,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
-            Some("h1@m-q8")
+            Some("h1@m-q8+windows")
         );
         assert_eq!(listed(&manifest, "m-q8"), 0);
         assert_eq!(listed(&manifest, LEGACY_TEXT_MODEL), 1);

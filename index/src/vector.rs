@@ -31,16 +31,45 @@ pub fn text_hash(text: &str) -> String {
 /// packaged graph (`models/minilm/model.onnx`).
 pub const LEGACY_TEXT_MODEL: &str = "all-MiniLM-L6-v2-int8";
 
+/// The mark of text vectors whose long texts were embedded as windows, one vector each
+/// (see [`embedded_marker`]).
+pub const WINDOWS_MARK: &str = "+windows";
+
 /// What a file's `embedded` column holds once its text vectors are complete for
-/// `content_hash` under `model`: the bare hash for [`LEGACY_TEXT_MODEL`] (as before
-/// models were recorded), else `hash@model`. A file whose marker differs is embedded
-/// again, so a model change re-embeds every file on the next run.
+/// `content_hash` under `model`: `hash@model+windows`. A file whose marker differs is
+/// embedded again, so a model change re-embeds every file on the next run; a file
+/// embedded before long texts had windows (its marker is the bare hash for
+/// [`LEGACY_TEXT_MODEL`], else `hash@model`) is visited again, and only its long texts
+/// go through the model (the others' vectors are reused).
 pub fn embedded_marker(content_hash: &str, model: &str) -> String {
-    if model == LEGACY_TEXT_MODEL {
-        content_hash.to_string()
-    } else {
-        format!("{content_hash}@{model}")
+    format!("{content_hash}@{model}{WINDOWS_MARK}")
+}
+
+/// The vectors of some stored vector bytes: one per window of the unit's text (one for
+/// a text the model saw whole), each of `dim` components; `None` when the bytes are
+/// not a whole number of such vectors.
+pub fn windows_from_bytes(bytes: &[u8], dim: usize) -> Option<Vec<f32>> {
+    from_bytes(bytes).filter(|v| dim > 0 && !v.is_empty() && v.len().is_multiple_of(dim))
+}
+
+/// The best dot product of `query` with any of the `windows` (consecutive vectors of
+/// `query`'s length), and that window's index.
+pub fn best_window(
+    query: &[f32],
+    windows: &[f32],
+    dot: impl Fn(&[f32], &[f32]) -> f32,
+) -> Option<(f32, usize)> {
+    if query.is_empty() {
+        return None;
     }
+    windows
+        .chunks_exact(query.len())
+        .enumerate()
+        .map(|(i, w)| (dot(query, w), i))
+        .fold(None, |best: Option<(f32, usize)>, (score, i)| match best {
+            Some((b, _)) if b >= score => best,
+            _ => Some((score, i)),
+        })
 }
 
 /// Little-endian f32 bytes of a vector (the storage format).
@@ -75,7 +104,23 @@ mod tests {
         assert_eq!(embedding_text("T", "T and more"), "T and more");
         assert_eq!(embedding_text("T", "body"), "T\nbody");
         assert_eq!(text_hash("x").len(), 32);
-        assert_eq!(embedded_marker("h", LEGACY_TEXT_MODEL), "h");
-        assert_eq!(embedded_marker("h", "m-q8"), "h@m-q8");
+        assert_eq!(
+            embedded_marker("h", LEGACY_TEXT_MODEL),
+            "h@all-MiniLM-L6-v2-int8+windows"
+        );
+        assert_eq!(embedded_marker("h", "m-q8"), "h@m-q8+windows");
+    }
+
+    #[test]
+    fn a_unit_scores_by_its_best_window() {
+        let windows = [1.0, 0.0, 0.0, 1.0, 0.6, 0.8];
+        let dot = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+        assert_eq!(best_window(&[0.0, 1.0], &windows, dot), Some((1.0, 1)));
+        assert_eq!(best_window(&[1.0, 0.0], &windows, dot), Some((1.0, 0)));
+        assert_eq!(best_window(&[], &windows, dot), None);
+        let bytes = to_bytes(&windows);
+        assert_eq!(windows_from_bytes(&bytes, 2).unwrap().len(), 6);
+        assert!(windows_from_bytes(&bytes, 4).is_none());
+        assert!(windows_from_bytes(&[], 2).is_none());
     }
 }

@@ -189,6 +189,11 @@ impl TextEncoder {
         self.form
     }
 
+    /// Splits texts into this model's windows (see [`crate::windows`]).
+    pub fn windower(&self) -> crate::windows::Windower {
+        crate::windows::Windower::new(&self.models[0].tokenizer)
+    }
+
     fn load_graph(
         models_dir: &Path,
         threads: usize,

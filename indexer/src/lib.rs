@@ -27,6 +27,7 @@ pub mod tags;
 pub mod vectors;
 pub mod walk;
 pub mod watch;
+pub mod windows;
 
 // The index format lives in the `index` crate; these paths stay for the indexer's own
 // modules.

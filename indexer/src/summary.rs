@@ -124,6 +124,10 @@ pub struct EmbeddingSummary {
     pub files: u64,
     /// Units run through the model in this run.
     pub units_embedded: u64,
+    /// Model windows those units made (a unit longer than the model's window makes
+    /// several; see `windows`).
+    #[serde(default)]
+    pub windows_embedded: u64,
     /// Units whose vector was reused because their text was unchanged.
     pub units_reused: u64,
     /// Files embedded again only because another text model made their vectors (the

@@ -2,6 +2,9 @@
 //! missing or were computed for other content gets them (unit `title + text` through
 //! the text encoder, batched across files), reusing the vector of any unchanged text;
 //! each file's vectors are written in one transaction, so an interrupted phase resumes.
+//! A text longer than the model's window is embedded as overlapping windows
+//! ([`crate::windows`]), whose vectors are stored one after another as the unit's
+//! vector bytes.
 
 use tantivy::Index;
 
@@ -21,8 +24,9 @@ struct FileVectors {
     hash: String,
     /// `(unit_id, text_hash, vector bytes)`; `None` bytes wait for the model.
     rows: Vec<(String, String, Option<Vec<u8>>)>,
-    /// Texts to embed, with their row index.
-    todo: Vec<(usize, String)>,
+    /// Texts to embed, with their row index: a unit's windows, in order (one window
+    /// for a text the model sees whole; see [`crate::windows`]).
+    todo: Vec<(usize, Vec<String>)>,
 }
 
 /// Computes the missing vectors of every indexed file whose vectors are missing or
@@ -36,7 +40,7 @@ pub fn embed_phase(
     progress: &dyn Progress,
     stop_requested: &dyn Fn() -> bool,
 ) -> Result<EmbeddingSummary, IndexError> {
-    use crate::embed::{embedding_text, text_hash};
+    use crate::embed::{embedding_text, text_hash, TEXT_DIM};
     let mut summary = EmbeddingSummary {
         status: crate::summary::StageStatus::Done,
         ..EmbeddingSummary::default()
@@ -47,6 +51,7 @@ pub fn embed_phase(
     }
     // Only vectors of the encoder's own model are reused.
     let model = encoder.form().name;
+    let windower = encoder.windower();
     let reader = index.reader()?;
     let searcher = reader.searcher();
     let mut group: Vec<FileVectors> = Vec::new();
@@ -69,18 +74,21 @@ pub fn embed_phase(
         for unit in units {
             let text = embedding_text(&unit.title, &unit.text);
             let hash = text_hash(&text);
+            let windows = windower.window_texts(&text);
+            // Vectors made before long texts had windows hold one vector: not reused.
+            let whole = |bytes: &Vec<u8>| bytes.len() == windows.len() * TEXT_DIM * 4;
             let reused = match existing.get(&unit.unit_id) {
-                Some((old_hash, bytes)) if *old_hash == hash => Some(bytes.clone()),
-                _ => manifest.vector_for_text(&hash, model)?,
+                Some((old_hash, bytes)) if *old_hash == hash && whole(bytes) => Some(bytes.clone()),
+                _ => manifest.vector_for_text(&hash, model)?.filter(whole),
             };
             if reused.is_some() {
                 summary.units_reused += 1;
             } else {
-                file.todo.push((file.rows.len(), text));
+                file.todo.push((file.rows.len(), windows));
             }
             file.rows.push((unit.unit_id, hash, reused));
         }
-        group_texts += file.todo.len();
+        group_texts += file.todo.iter().map(|(_, w)| w.len()).sum::<usize>();
         group.push(file);
         if group_texts >= EMBED_BATCH {
             flush_group(&mut group, encoder, manifest, progress, &mut summary)?;
@@ -102,7 +110,11 @@ fn flush_group(
     let mut distinct: Vec<String> = Vec::new();
     let mut slot_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let mut slots: Vec<usize> = Vec::new();
-    for (_, text) in group.iter().flat_map(|f| f.todo.iter()) {
+    for text in group
+        .iter()
+        .flat_map(|f| f.todo.iter())
+        .flat_map(|(_, windows)| windows)
+    {
         let slot = *slot_of.entry(text.as_str()).or_insert_with(|| {
             distinct.push(text.clone());
             distinct.len() - 1
@@ -122,10 +134,15 @@ fn flush_group(
     };
     let mut next = slots.into_iter();
     for mut file in group.drain(..) {
-        for (row, _) in &file.todo {
-            if let Some(vector) = next.next().and_then(|slot| vectors.get(slot)) {
-                file.rows[*row].2 = Some(crate::embed::to_bytes(vector));
+        for (row, windows) in &file.todo {
+            let mut bytes = Vec::with_capacity(windows.len() * crate::embed::TEXT_DIM * 4);
+            for _ in windows {
+                if let Some(vector) = next.next().and_then(|slot| vectors.get(slot)) {
+                    bytes.extend(crate::embed::to_bytes(vector));
+                }
             }
+            file.rows[*row].2 = Some(bytes);
+            summary.windows_embedded += windows.len() as u64;
         }
         summary.units_embedded += file.todo.len() as u64;
         let rows: Vec<(String, String, Vec<u8>)> = file

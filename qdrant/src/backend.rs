@@ -542,7 +542,9 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
                 }
                 let found = self.backend.block_on(self.backend.query_units(
                     TEXT_VECTOR,
-                    VectorInput::from(query.to_vec()),
+                    // The text vector is a multivector (one per window): MaxSim of one
+                    // question vector is its best cosine.
+                    VectorInput::new_multi(vec![query.to_vec()]),
                     filter::unit_filter(self.profile(), filter),
                     k as u64,
                     "searching the text vectors",
@@ -677,9 +679,9 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
             )
             .add_prefetch(
                 PrefetchQueryBuilder::default()
-                    .query(Query::new_nearest(VectorInput::from(
-                        request.text_vector.to_vec(),
-                    )))
+                    .query(Query::new_nearest(VectorInput::new_multi(vec![request
+                        .text_vector
+                        .to_vec()])))
                     .using(TEXT_VECTOR)
                     .filter(selector)
                     .limit(depth),

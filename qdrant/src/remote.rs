@@ -10,8 +10,8 @@ use qdrant_client::qdrant::points_selector::PointsSelectorOneOf;
 use qdrant_client::qdrant::{
     payload_index_params::IndexParams, CreateCollectionBuilder, CreateFieldIndexCollectionBuilder,
     CreateVectorNameRequestBuilder, DeletePointsBuilder, DenseVectorCreationConfigBuilder,
-    Distance, FieldType, IntegerIndexParams, KeywordIndexParams, Modifier,
-    OptimizersConfigDiffBuilder, PayloadIncludeSelector, PointId, PointStruct,
+    Distance, FieldType, IntegerIndexParams, KeywordIndexParams, Modifier, MultiVectorComparator,
+    MultiVectorConfig, OptimizersConfigDiffBuilder, PayloadIncludeSelector, PointId, PointStruct,
     ScalarQuantizationBuilder, ScrollPointsBuilder, SparseVectorParamsBuilder,
     SparseVectorsConfigBuilder, UpdateCollectionBuilder, UpsertPointsBuilder, VectorParamsBuilder,
     VectorsConfigBuilder,
@@ -79,7 +79,13 @@ impl Remote {
             .await?;
         if !exists {
             let mut vectors = VectorsConfigBuilder::default();
-            let mut text = VectorParamsBuilder::new(TEXT_DIM as u64, Distance::Cosine);
+            // A unit has one text vector per window of its text and scores by the best
+            // (see `indexer::windows`): a multivector compared by MaxSim, which for one
+            // question vector is that best cosine.
+            let mut text = VectorParamsBuilder::new(TEXT_DIM as u64, Distance::Cosine)
+                .multivector_config(MultiVectorConfig {
+                    comparator: MultiVectorComparator::MaxSim as i32,
+                });
             if self.config.quantize {
                 text = text.quantization_config(ScalarQuantizationBuilder::default());
             }
@@ -420,6 +426,11 @@ fn check_compatible(
         return Err(incompatible(format!(
             "vector {TEXT_VECTOR:?} has {} dimensions and distance {}, not {TEXT_DIM} and cosine",
             text.size, text.distance
+        )));
+    }
+    if text.multivector_config.map(|m| m.comparator) != Some(MultiVectorComparator::MaxSim as i32) {
+        return Err(incompatible(format!(
+            "vector {TEXT_VECTOR:?} holds one vector per unit, not one per window of its text              (made by an older Dentate): delete the collection and sync again"
         )));
     }
     let bm25 = params

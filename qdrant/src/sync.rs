@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use index::manifest::{FileRecord, Manifest};
-use index::vector::{embedding_text, from_bytes, text_hash, TEXT_DIM};
+use index::vector::{embedding_text, from_bytes, text_hash, windows_from_bytes, TEXT_DIM};
 use index::writer::lexical_texts;
 use index::{IndexHandle, StoredUnit};
 use qdrant_client::qdrant::{PointStruct, Vector, Vectors};
@@ -29,7 +29,8 @@ pub use crate::remote::{BM25_VECTOR, TEXT_VECTOR};
 
 /// Version of the point layout; part of every sync key, so a change rewrites all files.
 /// 2: image vectors of image–text models as named vectors.
-pub const LAYOUT_VERSION: u32 = 2;
+/// 3: the text vector is a multivector, one vector per window of the unit's text.
+pub const LAYOUT_VERSION: u32 = 3;
 
 /// Files rewritten together at most (one delete and one file-point upsert per group).
 const GROUP_FILES: usize = 256;
@@ -97,8 +98,8 @@ fn local_file(
             if *hash != text_hash(&embedding_text(&unit.title, &unit.text)) {
                 continue; // stale: computed from an older text
             }
-            if let Some(vector) = from_bytes(bytes).filter(|v| v.len() == TEXT_DIM) {
-                vectors.insert(unit.unit_id.clone(), vector);
+            if let Some(windows) = windows_from_bytes(bytes, TEXT_DIM) {
+                vectors.insert(unit.unit_id.clone(), windows);
             }
         }
         for (model, unit_id, bytes) in manifest.image_vectors_of_file(&record.file_id)? {
@@ -172,8 +173,9 @@ pub fn unit_point(
     if !bm25.is_empty() {
         vectors.insert(BM25_VECTOR.to_string(), Vector::from(bm25));
     }
-    if let Some(vector) = vector {
-        vectors.insert(TEXT_VECTOR.to_string(), Vector::from(vector.clone()));
+    if let Some(windows) = vector {
+        let windows: Vec<Vec<f32>> = windows.chunks(TEXT_DIM).map(<[f32]>::to_vec).collect();
+        vectors.insert(TEXT_VECTOR.to_string(), Vector::new_multi(windows));
     }
     for (name, vector) in images {
         vectors.insert(name.clone(), Vector::from(vector.clone()));

@@ -216,10 +216,16 @@ fn put_vectors(writer: &mut IndexWriter, handle: &IndexHandle, record: &FileReco
     let rows: Vec<(String, String, Vec<f32>)> = units
         .iter()
         .map(|u| {
+            // Every other unit has two windows, its own vector the second.
+            let mut windows = Vec::new();
+            if u.ordinal % 2 == 0 {
+                windows.extend(vector_for(&format!("{}/lead", u.unit_id)));
+            }
+            windows.extend(vector_for(&u.unit_id));
             (
                 u.unit_id.clone(),
                 text_hash(&embedding_text(&u.title, &u.text)),
-                vector_for(&u.unit_id),
+                windows,
             )
         })
         .collect();
@@ -570,18 +576,32 @@ fn sync_search_and_converge() {
     assert!(lemon_units
         .windows(2)
         .all(|w| w[0].content_time >= w[1].content_time));
-    // Vectors: a unit's own vector finds it first.
+    // Vectors: a unit's own vector finds it first, also when it is the second window.
     let target = &all[4];
-    let hits = snapshot
-        .vectors(
-            VectorSpace::Text,
-            &vector_for(&target.unit_id),
-            3,
-            &UnitFilter::default(),
-        )
+    let two_windows = all
+        .iter()
+        .find(|u| {
+            u.ordinal % 2 == 0
+                && (manifest.vectors_of_file(&u.file_id).unwrap())
+                    .get(&u.unit_id)
+                    .is_some_and(|(_, bytes)| bytes.len() == 2 * TEXT_DIM * 4)
+        })
         .unwrap();
-    assert_eq!(snapshot.unit(hits[0].0).unwrap().unit_id, target.unit_id);
-    assert!((hits[0].1 - 1.0).abs() < 1e-3);
+    for unit in [target, two_windows] {
+        let hits = snapshot
+            .vectors(
+                VectorSpace::Text,
+                &vector_for(&unit.unit_id),
+                3,
+                &UnitFilter::default(),
+            )
+            .unwrap();
+        assert_eq!(snapshot.unit(hits[0].0).unwrap().unit_id, unit.unit_id);
+        assert!((hits[0].1 - 1.0).abs() < 1e-3, "{hits:?}");
+        // One hit per unit, however many windows it has.
+        let keys: BTreeSet<_> = hits.iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys.len(), hits.len());
+    }
     assert!(snapshot
         .vectors(VectorSpace::Text, &[1.0, 0.0], 3, &UnitFilter::default())
         .unwrap()

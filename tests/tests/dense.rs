@@ -201,6 +201,82 @@ fn rerank_scores_units_by_their_best_sentence() {
     });
 }
 
+/// A report of numbered findings about soil samples (one span of the chunker, longer
+/// than the text model's window), whose last lines are about something else: a dog at
+/// play.
+fn long_report() -> String {
+    let mut text = String::from("# Soil survey, north field\n\n");
+    for i in 1..=13 {
+        text.push_str(&format!(
+            "Sample {i} held {} percent clay and a pH of {}.{}; nitrogen was within the usual range. ",
+            20 + i % 17,
+            5 + i % 3,
+            i % 10
+        ));
+    }
+    text.push_str(
+        "\nAfterwards the puppy chased the tennis ball around the garden until it collapsed, \
+         happy and exhausted.\n",
+    );
+    text
+}
+
+#[test]
+fn a_long_unit_is_found_by_a_phrase_from_its_last_window() {
+    let report = long_report();
+    let (profile, index_dir) = profile_with(&[
+        ("Notes/survey.md", report.as_str()),
+        ("Notes/budget.md", BUDGET),
+        ("Notes/baking.md", BAKING),
+    ]);
+    let summary = index(profile.path(), index_dir.path());
+    assert_eq!(summary["embedding"]["status"], "done", "{summary}");
+    let windows = summary["embedding"]["windows_embedded"].as_u64().unwrap();
+    let units = summary["embedding"]["units_embedded"].as_u64().unwrap();
+    assert!(windows > units, "{summary}");
+    // The survey is one unit of several windows, stored one after another, and the dog
+    // is only in the last of them.
+    let stored = vectors(index_dir.path());
+    assert_eq!(stored.len(), 3, "one unit per file");
+    let longest = stored.iter().map(|(_, _, v)| v.len()).max().unwrap();
+    assert!(longest >= 2 * index::vector::TEXT_DIM, "{longest}");
+    assert!(stored
+        .iter()
+        .all(|(_, _, v)| v.len() % index::vector::TEXT_DIM == 0));
+    let mut encoder =
+        indexer::embed::TextEncoder::load(&indexer::embed::default_models_dir(), 1).unwrap();
+    let unit_text = index::vector::embedding_text("survey.md", &report);
+    let windows = encoder.windower().window_texts(&unit_text);
+    assert!(windows.len() >= 2, "{windows:?}");
+    assert!(!windows[0].contains("puppy"), "{windows:?}");
+    assert!(windows.last().unwrap().contains("puppy"), "{windows:?}");
+
+    let daemon = Daemon::start(index_dir.path());
+    let body = serde_json::json!({
+        "query": "dog playing fetch outdoors", "top_k": 3, "mode": "dense", "explain": true
+    })
+    .to_string();
+    let (status, reply) = daemon.post("/retrieve", &body);
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(result_paths(&reply)[0], "Notes/survey.md", "{reply}");
+    // It scores by its last window: the first alone is far from the question.
+    let cosine = reply["results"][0]["metadata"]["explain"]["dense.cosine"]
+        .as_f64()
+        .unwrap();
+    let vectors = encoder
+        .embed(&["dog playing fetch outdoors".to_string(), windows[0].clone()])
+        .unwrap();
+    let first: f32 = vectors[0].iter().zip(&vectors[1]).map(|(a, b)| a * b).sum();
+    assert!(
+        cosine > f64::from(first) + 0.05,
+        "{cosine} vs {first}: {reply}"
+    );
+
+    // A second run reuses every vector, windows and all.
+    let again = index(profile.path(), index_dir.path());
+    assert_eq!(again["embedding"]["units_embedded"], 0, "{again}");
+}
+
 fn vectors(index_dir: &std::path::Path) -> Vec<(String, String, Vec<f32>)> {
     let manifest = Manifest::open_existing(&index_dir.join("manifest.sqlite")).unwrap();
     manifest

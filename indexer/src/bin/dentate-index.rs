@@ -475,9 +475,10 @@ fn write_summary(out: &mut impl std::io::Write, summary: &RunSummary) -> std::io
     match embedding.status {
         StageStatus::Done => writeln!(
             out,
-            "embeddings ({}): {} units embedded, {} reused, coverage {:.1}% ({:.1} s)",
+            "embeddings ({}): {} units embedded ({} model windows), {} reused, coverage {:.1}% ({:.1} s)",
             embedding.model,
             embedding.units_embedded,
+            embedding.windows_embedded,
             embedding.units_reused,
             embedding.coverage * 100.0,
             embedding.seconds

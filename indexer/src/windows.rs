@@ -1,0 +1,235 @@
+//! Windows of a long text for the text model, which sees [`MAX_TOKENS`] tokens: a text
+//! longer than that is embedded as overlapping windows (each its own vector, stored
+//! together as the unit's vector), so its last page is searchable by meaning too. A
+//! unit's dense score is its best window's (see `index::embedded::ExactStore`).
+//!
+//! Windows follow the model's own tokens (the WordPiece tokenizer of the graph, no
+//! truncation): each holds at most [`WINDOW_TOKENS`] of them, starts and ends on a word
+//! boundary, and overlaps the one before by [`WINDOW_OVERLAP`] tokens. At most
+//! [`MAX_WINDOWS`] windows are made; a text too long for them at the normal stride gets
+//! a wider one, so its windows are spread over all of it.
+
+use std::ops::Range;
+
+use crate::embed::MAX_TOKENS;
+
+/// Tokens of a window's text: the model's window less its two special tokens.
+pub const WINDOW_TOKENS: usize = MAX_TOKENS - 2;
+/// Tokens a window shares with the one before it.
+pub const WINDOW_OVERLAP: usize = 64;
+/// Windows of one text at most (a unit's vector bytes grow by one vector per window).
+pub const MAX_WINDOWS: usize = 16;
+
+/// Splits texts into model windows with the text model's tokenizer.
+#[derive(Clone)]
+pub struct Windower {
+    tokenizer: tokenizers::Tokenizer,
+}
+
+impl Windower {
+    /// A windower for the tokenizer a text model runs with (its truncation and padding
+    /// are switched off here: windows need every token of the text).
+    pub fn new(tokenizer: &tokenizers::Tokenizer) -> Windower {
+        let mut tokenizer = tokenizer.clone();
+        tokenizer.with_padding(None);
+        // Switching truncation off cannot fail (only a too-short limit can).
+        let _ = tokenizer.with_truncation(None);
+        Windower { tokenizer }
+    }
+
+    /// The byte ranges of `text`'s windows, in order: one range over the whole text
+    /// when it fits the model (or cannot be tokenised).
+    pub fn windows(&self, text: &str) -> Vec<Range<usize>> {
+        // A token covers at least one character: a text of no more characters than a
+        // window holds needs no tokenising.
+        if text.len() <= WINDOW_TOKENS || text.chars().count() <= WINDOW_TOKENS {
+            return whole(text);
+        }
+        let Ok(encoding) = self.tokenizer.encode(text, false) else {
+            return whole(text);
+        };
+        let offsets: Vec<(usize, usize)> = encoding.get_offsets().to_vec();
+        plan(&offsets, encoding.get_word_ids(), text)
+    }
+
+    /// The texts of `text`'s windows (see [`Windower::windows`]).
+    pub fn window_texts(&self, text: &str) -> Vec<String> {
+        self.windows(text)
+            .into_iter()
+            .map(|range| text[range].to_string())
+            .collect()
+    }
+}
+
+/// The one window of a text the model sees whole.
+fn whole(text: &str) -> Vec<Range<usize>> {
+    std::iter::once(0..text.len()).collect()
+}
+
+/// Windows over tokens with these byte `offsets` and word ids in `text` (see the
+/// module's documentation).
+pub fn plan(offsets: &[(usize, usize)], words: &[Option<u32>], text: &str) -> Vec<Range<usize>> {
+    let n = offsets.len();
+    if n <= WINDOW_TOKENS {
+        return whole(text);
+    }
+    let starts_word = |i: usize| {
+        i == 0
+            || i >= n
+            || words.get(i).copied().flatten().is_none()
+            || words.get(i) != words.get(i - 1)
+    };
+    let stride =
+        (WINDOW_TOKENS - WINDOW_OVERLAP).max((n - WINDOW_TOKENS).div_ceil(MAX_WINDOWS - 1));
+    let byte = |at: usize| {
+        let mut at = at.min(text.len());
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    };
+    let mut out: Vec<Range<usize>> = Vec::new();
+    let mut start = 0usize;
+    loop {
+        let mut end = (start + WINDOW_TOKENS).min(n);
+        if end < n {
+            // End before a word that the window would cut.
+            let mut back = end;
+            while back > start + 1 && !starts_word(back) {
+                back -= 1;
+            }
+            if back > start + 1 {
+                end = back;
+            }
+        }
+        let from = if out.is_empty() {
+            0
+        } else {
+            byte(offsets[start].0)
+        };
+        let to = if end >= n {
+            text.len()
+        } else {
+            byte(offsets[end - 1].1)
+        };
+        if from < to {
+            out.push(from..to);
+        }
+        if end >= n || out.len() == MAX_WINDOWS {
+            break;
+        }
+        let mut next = start + stride;
+        if next + WINDOW_TOKENS > n {
+            // The last window ends with the text (and overlaps more).
+            next = n - WINDOW_TOKENS;
+        }
+        while next < n && !starts_word(next) {
+            next += 1;
+        }
+        // Past `end` only when the text is too long for MAX_WINDOWS overlapping windows.
+        start = next.clamp(start + 1, n - 1);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` one-token words of `width` bytes each, separated by spaces.
+    fn words(n: usize) -> (String, Vec<(usize, usize)>, Vec<Option<u32>>) {
+        let mut text = String::new();
+        let mut offsets = Vec::new();
+        for i in 0..n {
+            if i > 0 {
+                text.push(' ');
+            }
+            let start = text.len();
+            text.push_str(&format!("w{i:05}"));
+            offsets.push((start, text.len()));
+        }
+        let ids = (0..n as u32).map(Some).collect();
+        (text, offsets, ids)
+    }
+
+    #[test]
+    fn a_text_that_fits_is_one_window() {
+        let (text, offsets, ids) = words(WINDOW_TOKENS);
+        assert_eq!(plan(&offsets, &ids, &text), whole(&text));
+    }
+
+    #[test]
+    fn long_texts_get_overlapping_windows_that_cover_them() {
+        for n in [WINDOW_TOKENS + 1, 600, 1000, 3000] {
+            let (text, offsets, ids) = words(n);
+            let windows = plan(&offsets, &ids, &text);
+            assert!(windows.len() >= 2, "{n}");
+            assert_eq!(windows[0].start, 0);
+            assert_eq!(windows.last().unwrap().end, text.len());
+            for pair in windows.windows(2) {
+                // Overlapping, moving forward.
+                assert!(pair[1].start < pair[0].end, "{n}: {pair:?}");
+                assert!(pair[1].start > pair[0].start, "{n}: {pair:?}");
+            }
+            for window in &windows {
+                let tokens = offsets
+                    .iter()
+                    .filter(|(s, e)| *s >= window.start && *e <= window.end)
+                    .count();
+                assert!(tokens <= WINDOW_TOKENS, "{n}: {tokens}");
+                // Whole words only.
+                assert!(text[window.clone()].trim().starts_with('w'), "{n}");
+            }
+        }
+    }
+
+    #[test]
+    fn very_long_texts_spread_at_most_max_windows_over_all_of_it() {
+        let (text, offsets, ids) = words(20_000);
+        let windows = plan(&offsets, &ids, &text);
+        assert_eq!(windows.len(), MAX_WINDOWS);
+        assert_eq!(windows.last().unwrap().end, text.len());
+    }
+
+    #[test]
+    fn windows_do_not_cut_a_word_in_pieces() {
+        // Every word is three tokens (a piece and two continuations).
+        let mut text = String::new();
+        let mut offsets = Vec::new();
+        let mut ids = Vec::new();
+        for word in 0..400u32 {
+            if word > 0 {
+                text.push(' ');
+            }
+            for piece in ["abc", "def", "ghi"] {
+                let start = text.len();
+                text.push_str(piece);
+                offsets.push((start, text.len()));
+                ids.push(Some(word));
+            }
+        }
+        for window in plan(&offsets, &ids, &text) {
+            let part = text[window].trim();
+            assert!(part.starts_with("abc") && part.ends_with("ghi"), "{part}");
+        }
+    }
+
+    #[test]
+    fn the_model_tokenizer_splits_a_long_text() {
+        let models = crate::embed::test_models_dir("minilm");
+        let Ok(encoder) = crate::embed::TextEncoder::load(&models, 1) else {
+            eprintln!("skipped: no text model (run scripts/fetch-models)");
+            return;
+        };
+        let windower = encoder.windower();
+        assert_eq!(windower.windows("short text"), whole("short text"));
+        let text = (0..400)
+            .map(|i| format!("Sentence number {i} says little."))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let windows = windower.window_texts(&text);
+        assert!(windows.len() >= 8, "{}", windows.len());
+        assert!(windows[0].starts_with("Sentence number 0 "));
+        assert!(windows.last().unwrap().ends_with("number 399 says little."));
+    }
+}
