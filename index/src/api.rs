@@ -334,6 +334,13 @@ pub trait SearchSnapshot {
         let _ = exact;
         self.vectors(space, query, k, filter)
     }
+    /// The window of a unit's text (see `indexer::windows`) whose vector scored it in
+    /// this snapshot's text-vector searches, when that was not the first; `None` when
+    /// the first window scored or the backend does not say (Qdrant's MaxSim does not).
+    fn text_window(&self, key: UnitKey) -> Option<usize> {
+        let _ = key;
+        None
+    }
     /// The unit behind a key.
     fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError>;
     /// The unit behind a key, shared (backends that keep decoded units hand them out

@@ -3,7 +3,7 @@
 //! tantivy `Searcher`, and a [`UnitKey`] is a document address in it. Vectors come from
 //! [`EmbeddedVectors`], files and units from [`EmbeddedUnits`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use tantivy::collector::{Count, TopDocs};
@@ -178,6 +178,7 @@ impl SearchBackend for EmbeddedBackend {
         Ok(Box::new(EmbeddedSnapshot {
             backend: self,
             searcher: self.handle.searcher(),
+            windows: Default::default(),
         }))
     }
 
@@ -208,6 +209,8 @@ impl SearchBackend for EmbeddedBackend {
 struct EmbeddedSnapshot<'a> {
     backend: &'a EmbeddedBackend,
     searcher: Searcher,
+    /// The scoring window of units found by a text-vector search, where not the first.
+    windows: std::sync::Mutex<HashMap<UnitKey, usize>>,
 }
 
 impl EmbeddedSnapshot<'_> {
@@ -301,17 +304,30 @@ impl SearchSnapshot for EmbeddedSnapshot<'_> {
         // Checked against this snapshot's searcher: the addresses are its keys.
         let vectors = self.backend.load_vectors()?;
         Ok(match space {
-            VectorSpace::Text => vectors
-                .text_search(&self.searcher, query, k, exact, filter)?
-                .into_iter()
-                .map(|(address, hit)| (key_of(address), hit.score))
-                .collect(),
+            VectorSpace::Text => {
+                let hits = vectors.text_search(&self.searcher, query, k, exact, filter)?;
+                let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+                hits.into_iter()
+                    .map(|(address, hit)| {
+                        let key = key_of(address);
+                        if hit.window > 0 {
+                            windows.insert(key, hit.window);
+                        }
+                        (key, hit.score)
+                    })
+                    .collect()
+            }
             VectorSpace::Image { model } => vectors
                 .image_search(&self.searcher, model, query, k, filter)?
                 .into_iter()
                 .map(|(address, hit)| (key_of(address), hit.score))
                 .collect(),
         })
+    }
+
+    fn text_window(&self, key: UnitKey) -> Option<usize> {
+        let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        windows.get(&key).copied()
     }
 
     fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError> {

@@ -3,7 +3,7 @@
 //! (`index::api::VectorSearch`; the embedded exact-scan store is
 //! `index::embedded::EmbeddedVectors`).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
 use std::sync::{mpsc, Arc, Condvar, Mutex};
 
@@ -82,6 +82,8 @@ impl Lanes {
 pub struct Dense {
     /// Shared by every profile of the daemon ([`Dense::share`]); the cache is not.
     pool: Arc<Pool>,
+    /// The text model's windows (where a unit's best-scoring window starts).
+    windower: indexer::windows::Windower,
     cache: Mutex<QueryCache>,
     sentences: Mutex<QueryCache>,
 }
@@ -113,6 +115,10 @@ impl Dense {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let graph = encoders.first().map_or("none", |e| e.1);
+        let windower = encoders
+            .first()
+            .map(|e| e.0.windower())
+            .ok_or_else(|| SearchError::Unavailable("no query encoder".into()))?;
         tracing::info!("query encoder: minilm/{graph} ({count} threads)");
         let encoders = encoders.into_iter().map(|e| e.0);
         let queue = Arc::new(Queue {
@@ -132,6 +138,7 @@ impl Dense {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Dense {
             pool: Arc::new(Pool { queue, workers }),
+            windower,
             cache: Mutex::new((HashMap::new(), VecDeque::new())),
             sentences: Mutex::new((HashMap::new(), VecDeque::new())),
         })
@@ -142,9 +149,20 @@ impl Dense {
     pub fn share(&self) -> Dense {
         Dense {
             pool: self.pool.clone(),
+            windower: self.windower.clone(),
             cache: Mutex::new((HashMap::new(), VecDeque::new())),
             sentences: Mutex::new((HashMap::new(), VecDeque::new())),
         }
+    }
+
+    /// Where window `window` of a unit's text starts (in bytes of `text`, the unit's
+    /// text; windows are made over the title and the text, see
+    /// `index::vector::embedding_text`), `None` when the text has no such window.
+    pub fn window_start(&self, title: &str, text: &str, window: usize) -> Option<usize> {
+        let embedded = index::vector::embedding_text(title, text);
+        let skipped = embedded.len() - text.len();
+        let range = self.windower.windows(&embedded).into_iter().nth(window)?;
+        Some(range.start.saturating_sub(skipped)).filter(|&at| at > 0 && at < text.len())
     }
 
     /// Starts embedding a question: a cached vector at once, else the question joins
@@ -209,6 +227,7 @@ impl Dense {
                 }
             }
         }
+        let cached: HashSet<&str> = vectors.keys().copied().collect();
         let mut distinct: Vec<&str> = texts
             .iter()
             .map(String::as_str)
@@ -241,7 +260,10 @@ impl Dense {
             .iter()
             .map(|text| {
                 let vector = vectors.get(text.as_str()).cloned().unwrap_or_default();
-                remember(&mut cache, SENTENCE_CACHE, text.clone(), vector.clone());
+                // Only new sentences are remembered (a cached one already is).
+                if !cached.contains(text.as_str()) {
+                    remember(&mut cache, SENTENCE_CACHE, text.clone(), vector.clone());
+                }
                 vector
             })
             .collect())

@@ -570,7 +570,14 @@ impl Engine {
         };
         let snippet = match ready.snippets.remove(&key) {
             Some(snippet) => snippet,
-            None => snippet_of(snippets, &unit.text),
+            None => {
+                // No highlighted fragment: the window whose vector found the unit.
+                let window = snapshot.text_window(key).and_then(|window| {
+                    let dense = self.dense.as_ref()?;
+                    dense.window_start(&unit.title, &unit.text, window)
+                });
+                snippet_in(snippets, &unit.text, window)
+            }
         };
         let mut signals = BTreeMap::new();
         if explain {
@@ -938,12 +945,13 @@ fn rerank(
         .iter()
         .map(|hit| crate::rerank::sentences(&hit.unit.text))
         .collect();
-    let all: Vec<String> = sentences.iter().flatten().cloned().collect();
+    let counts: Vec<usize> = sentences.iter().map(Vec::len).collect();
+    let all: Vec<String> = sentences.into_iter().flatten().collect();
     let mut vectors = dense.embed_many(&all)?.into_iter();
-    let best: Vec<Option<f32>> = sentences
+    let best: Vec<Option<f32>> = counts
         .iter()
-        .map(|of_unit| {
-            let of_unit: Vec<_> = vectors.by_ref().take(of_unit.len()).collect();
+        .map(|&count| {
+            let of_unit: Vec<_> = vectors.by_ref().take(count).collect();
             crate::rerank::best_cosine(&question, of_unit.iter().map(|v| v.as_slice()))
         })
         .collect();
@@ -1093,11 +1101,26 @@ fn record_kinds(
 
 /// A unit's snippet: the highlighted best fragment, else its escaped beginning.
 pub(crate) fn snippet_of(snippets: Option<&SnippetGenerator>, text: &str) -> String {
-    snippets
-        .map(|g| g.snippet(text))
-        .filter(|s| !s.is_empty())
-        .map(|s| s.to_html())
-        .unwrap_or_else(|| html_escape(&truncate_chars(text, SNIPPET_CHARS)))
+    snippet_in(snippets, text, None)
+}
+
+/// [`snippet_of`], where a text without a highlighted fragment starts at byte `from`
+/// (the window that found it) when given, after an ellipsis.
+pub(crate) fn snippet_in(
+    snippets: Option<&SnippetGenerator>,
+    text: &str,
+    from: Option<usize>,
+) -> String {
+    if let Some(snippet) = snippets.map(|g| g.snippet(text)).filter(|s| !s.is_empty()) {
+        return snippet.to_html();
+    }
+    match from.filter(|&at| text.is_char_boundary(at)) {
+        Some(at) => format!(
+            "…{}",
+            html_escape(&truncate_chars(text[at..].trim_start(), SNIPPET_CHARS))
+        ),
+        None => html_escape(&truncate_chars(text, SNIPPET_CHARS)),
+    }
 }
 
 pub(crate) fn truncate_chars(text: &str, max: usize) -> String {

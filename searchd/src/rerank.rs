@@ -138,7 +138,7 @@ pub fn order(combined: &[f32]) -> Vec<usize> {
 pub fn best_cosine<'a>(query: &[f32], vectors: impl IntoIterator<Item = &'a [f32]>) -> Option<f32> {
     vectors
         .into_iter()
-        .map(|v| v.iter().zip(query).map(|(a, b)| a * b).sum::<f32>())
+        .map(|v| index::embedded::dot(v, query))
         .reduce(f32::max)
 }
 

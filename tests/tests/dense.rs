@@ -271,6 +271,14 @@ fn a_long_unit_is_found_by_a_phrase_from_its_last_window() {
         cosine > f64::from(first) + 0.05,
         "{cosine} vs {first}: {reply}"
     );
+    // With no question word in it, its snippet is that window, not its beginning.
+    let snippet = reply["results"][0]["metadata"]["snippet"].as_str().unwrap();
+    let last = windows.last().unwrap();
+    assert!(snippet.starts_with('…'), "{snippet}");
+    assert!(
+        last.starts_with(snippet.trim_start_matches('…').trim_end_matches('…')),
+        "{snippet} / {last}"
+    );
 
     // A second run reuses every vector, windows and all.
     let again = index(profile.path(), index_dir.path());
