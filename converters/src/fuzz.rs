@@ -572,6 +572,7 @@ impl Family {
             bytes.len() as u64 + u64::from(kind) * 4096
         };
         let input = Input {
+            tail: &[],
             name: &name,
             bytes,
             size,

@@ -70,6 +70,10 @@ pub struct Input<'a> {
     /// The file's real size in bytes.
     pub size: u64,
     pub file_type: FileType,
+    /// The last bytes of the file when `bytes` holds only its head and the reader
+    /// fetched its end too (a video whose index, `moov`, follows its media data); the
+    /// tail ends at byte `size`. Empty otherwise.
+    pub tail: &'a [u8],
 }
 
 impl<'a> Input<'a> {
@@ -77,6 +81,7 @@ impl<'a> Input<'a> {
     pub fn detect(name: &'a str, bytes: &'a [u8]) -> Input<'a> {
         let head = &bytes[..bytes.len().min(detect::SNIFF_LEN)];
         Input {
+            tail: &[],
             name,
             bytes,
             size: bytes.len() as u64,

@@ -447,6 +447,7 @@ mod tests {
 
     fn input(bytes: &[u8]) -> Input<'_> {
         Input {
+            tail: &[],
             name: "Mail/test.eml",
             bytes,
             size: bytes.len() as u64,

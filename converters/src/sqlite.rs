@@ -239,6 +239,7 @@ mod tests {
 
     fn input(bytes: &[u8]) -> Input<'_> {
         Input {
+            tail: &[],
             name: "Apps/shelf.sqlite",
             bytes,
             size: bytes.len() as u64,

@@ -173,6 +173,7 @@ pub(crate) fn input<'a>(
     file_type: FileType,
 ) -> Input<'a> {
     Input {
+        tail: &[],
         name,
         bytes,
         size,

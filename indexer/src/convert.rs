@@ -19,6 +19,32 @@ use index::UnitPath;
 
 /// How many bytes of a media/binary file are read for detection and metadata.
 const HEAD_BYTES: u64 = 1024 * 1024;
+/// How many of the last bytes of a larger audio or video file are read too: MP4/MOV
+/// files written in one pass keep their index (`moov`: duration, time, position) after
+/// the media data.
+const TAIL_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The last bytes of an audio or video file beyond its head (see [`TAIL_BYTES`]); empty
+/// for other files, small files and on a read error (the head alone is converted).
+fn read_tail(file: &WalkedFile, file_type: FileType) -> Vec<u8> {
+    use std::io::{Seek, SeekFrom};
+    if !matches!(file_type, FileType::Audio | FileType::Video) || file.size <= HEAD_BYTES {
+        return Vec::new();
+    }
+    let length = TAIL_BYTES.min(file.size - HEAD_BYTES);
+    let read = || -> std::io::Result<Vec<u8>> {
+        let mut handle = std::fs::File::open(&file.abs_path)?;
+        handle.seek(SeekFrom::Start(file.size - length))?;
+        let mut tail = Vec::with_capacity(length as usize);
+        handle.take(length).read_to_end(&mut tail)?;
+        Ok(tail)
+    };
+    // A file that shrank since it was walked: its tail would not end at its size.
+    read()
+        .ok()
+        .filter(|tail| tail.len() as u64 == length)
+        .unwrap_or_default()
+}
 
 fn read_file(file: &WalkedFile) -> Result<(FileType, Vec<u8>), std::io::Error> {
     let mut handle = std::fs::File::open(&file.abs_path)?;
@@ -68,6 +94,8 @@ struct Job<'a> {
     on_disk: Option<&'a std::path::Path>,
     file_type: FileType,
     bytes: Vec<u8>,
+    /// The file's last bytes when `bytes` is its head (see [`read_tail`]).
+    tail: Vec<u8>,
     size: u64,
     mtime_ns: i64,
     hash: Option<String>,
@@ -120,12 +148,14 @@ pub fn convert_file(
             };
         }
     }
+    let tail = read_tail(file, file_type);
     converter.convert(Job {
         path: &file.rel_path,
         parent: None,
         on_disk: Some(&file.abs_path),
         file_type,
         bytes,
+        tail,
         size: file.size,
         mtime_ns: file.mtime_ns,
         hash: Some(hash),
@@ -191,6 +221,7 @@ impl Converter<'_> {
             on_disk,
             file_type,
             bytes,
+            tail,
             size,
             mtime_ns,
             hash,
@@ -202,19 +233,20 @@ impl Converter<'_> {
             .stages
             .wants_bytes(file_type, on_disk.is_none())
             .then(|| bytes.clone());
-        let conversion = match convert_with_timeout(path, file_type, bytes, size, self.timeout) {
-            Ok(conversion) => conversion,
-            Err(error) => {
-                tracing::warn!(path, error = %error, "conversion failed");
-                fail(&mut record, error.reason(), error.to_string());
-                return Converted {
-                    record,
-                    units: Vec::new(),
-                    mtime,
-                    children: Vec::new(),
-                };
-            }
-        };
+        let conversion =
+            match convert_with_timeout(path, file_type, (bytes, tail), size, self.timeout) {
+                Ok(conversion) => conversion,
+                Err(error) => {
+                    tracing::warn!(path, error = %error, "conversion failed");
+                    fail(&mut record, error.reason(), error.to_string());
+                    return Converted {
+                        record,
+                        units: Vec::new(),
+                        mtime,
+                        children: Vec::new(),
+                    };
+                }
+            };
         let Conversion {
             units,
             meta,
@@ -281,6 +313,7 @@ impl Converter<'_> {
                     on_disk: None,
                     file_type,
                     bytes: child.bytes,
+                    tail: Vec::new(),
                     size,
                     mtime_ns,
                     hash,
@@ -296,7 +329,7 @@ impl Converter<'_> {
 fn convert_with_timeout(
     name: &str,
     file_type: FileType,
-    bytes: Vec<u8>,
+    (bytes, tail): (Vec<u8>, Vec<u8>),
     size: u64,
     timeout: Duration,
 ) -> Result<Conversion, ConvertError> {
@@ -307,6 +340,7 @@ fn convert_with_timeout(
         .stack_size(16 * 1024 * 1024)
         .spawn(move || {
             let input = Input {
+                tail: &tail,
                 name: &owned_name,
                 bytes: &bytes,
                 size,

@@ -172,6 +172,29 @@ async fn realworld_corpus_acceptance() {
         eprintln!("note: media analysis {}", first["media"]);
     }
 
+    // Videos: an index (moov) after a megabyte of media data is read from the file's
+    // tail, and a recording position becomes a place name when the gazetteer is there.
+    {
+        let handle = index::IndexHandle::open(index_dir.path()).unwrap();
+        let manifest = handle.manifest().unwrap();
+        let first_unit = |path: &str| {
+            let record = manifest.get(path).unwrap().unwrap();
+            let units = handle.units_of_file(&record.file_id).unwrap();
+            units.into_iter().find(|u| u.ordinal == 0).unwrap()
+        };
+        let narration = first_unit("Video/Xata narration with subtitles.mp4");
+        assert!(narration.fields.contains_key("duration_s"), "{narration:?}");
+        let stove = first_unit("Video/VID living room stove and dog.mp4");
+        assert_eq!(stove.fields["gps_lat"], "54.184300", "{stove:?}");
+        assert_eq!(stove.fields["gps_lon"], "-2.718900", "{stove:?}");
+        let gazetteer =
+            indexer::embed::default_models_dir().join(converters::places::GAZETTEER_FILE);
+        if gazetteer.is_file() {
+            assert!(stove.fields.contains_key("place"), "{stove:?}");
+            assert!(stove.text.contains("Place: "), "{stove:?}");
+        }
+    }
+
     // Second run on the unchanged profile: under 5% of the first run's time.
     let started = Instant::now();
     let second = index_with(&profile, index_dir.path(), &["--no-embed"]);

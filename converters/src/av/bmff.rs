@@ -1,8 +1,12 @@
 //! ISO base media files (MP4, MOV, M4A, 3GP). The top-level boxes present in the bytes
-//! are walked: `ftyp` names the flavour, `moov/mvhd` gives duration and creation time,
-//! the first video track's `tkhd` the dimensions. A box that runs past the end of the
-//! file, or a complete `moov` whose sample chunks (`stco`/`co64`) lie beyond it, means
-//! the file was cut.
+//! are walked (the head of the file, then its tail when the reader fetched it: a `moov`
+//! after the media data): `ftyp` names the flavour, `moov/mvhd` gives duration and
+//! creation time, the first video track's `tkhd` the dimensions, and the recording
+//! position comes from `moov/udta/©xyz` (cameras and Android) or the QuickTime metadata
+//! key `com.apple.quicktime.location.ISO6709` (`moov/meta`, iPhones), both ISO 6709
+//! strings such as `+54.1843-002.7189/`. A box that runs past the end of the file, or a
+//! complete `moov` whose sample chunks (`stco`/`co64`) lie beyond it, means the file
+//! was cut.
 
 use chrono::DateTime;
 
@@ -18,16 +22,28 @@ pub(super) fn looks_like_bmff(bytes: &[u8]) -> bool {
     )
 }
 
-/// Walks the top-level boxes present in `bytes`; reads `mvhd` (duration, creation time)
-/// and the first video `tkhd` (dimensions) from the part of `moov` we have. A box that
-/// runs past the end of the file, or a complete `moov` whose sample chunks lie beyond it,
-/// means the file was cut.
-pub(super) fn probe_bmff(bytes: &[u8], size: u64) -> Result<MediaProbe, String> {
+/// Walks the top-level boxes present in `bytes` (the head of the file) and `tail` (its
+/// last bytes, ending at `size`; may be empty); reads `mvhd` (duration, creation time),
+/// the first video `tkhd` (dimensions) and the recording position from the part of
+/// `moov` we have. A box that runs past the end of the file, or a complete `moov` whose
+/// sample chunks lie beyond it, means the file was cut.
+pub(super) fn probe_bmff(bytes: &[u8], tail: &[u8], size: u64) -> Result<MediaProbe, String> {
     let mut probe = simple("MPEG-4");
+    let tail_start = size.saturating_sub(tail.len() as u64);
+    // The bytes from file offset `at` on, from the head or else from the tail.
+    let view = |at: u64| -> Option<&[u8]> {
+        if at + 8 <= bytes.len() as u64 {
+            bytes.get(at as usize..)
+        } else if !tail.is_empty() && at >= tail_start && at + 8 <= size {
+            tail.get((at - tail_start) as usize..)
+        } else {
+            None
+        }
+    };
     let mut at = 0u64;
-    while at + 8 <= bytes.len() as u64 {
-        let offset = at as usize;
-        let (box_type, header, box_size) = box_header(bytes, offset, size - at)?;
+    while let Some(here) = view(at) {
+        let (box_type, header, box_size) = box_header(here, 0, size - at)
+            .map_err(|e| e.replace("at byte 0", &format!("at byte {at}")))?;
         // A 64-bit box size can be anything: saturate (it then ends beyond the file).
         let end = at.saturating_add(box_size);
         if end > size {
@@ -37,11 +53,12 @@ pub(super) fn probe_bmff(bytes: &[u8], size: u64) -> Result<MediaProbe, String> 
             ));
         }
         match box_type {
-            b"ftyp" => probe.format = brand_name(bytes.get(offset + 8..offset + 12)),
+            b"ftyp" => probe.format = brand_name(here.get(8..12)),
             b"moov" => {
-                let complete = end <= bytes.len() as u64;
-                let body_end = (end as usize).min(bytes.len());
-                if let Some(moov) = bytes.get(offset + header..body_end) {
+                let length = end - at;
+                let complete = length <= here.len() as u64;
+                let body_end = (length as usize).min(here.len());
+                if let Some(moov) = here.get(header..body_end) {
                     let max_chunk = read_moov(moov, &mut probe);
                     if complete && max_chunk.is_some_and(|c| c >= size) {
                         return Err(format!(
@@ -93,12 +110,25 @@ fn brand_name(brand: Option<&[u8]>) -> String {
     }
 }
 
-/// Reads mvhd and the first tkhd with a non-zero size from the moov payload; returns the
-/// largest sample chunk offset (stco / co64) of all tracks.
+/// Reads mvhd, the first tkhd with a non-zero size and the recording position from the
+/// moov payload; returns the largest sample chunk offset (stco / co64) of all tracks.
 fn read_moov(moov: &[u8], probe: &mut MediaProbe) -> Option<u64> {
     let mut max_chunk: Option<u64> = None;
     for_each_box(moov, &mut |kind, body| match kind {
         b"mvhd" => read_mvhd(body, probe),
+        b"udta" if probe.gps.is_none() => {
+            for_each_box(body, &mut |kind, body| {
+                if kind == b"\xA9xyz" && probe.gps.is_none() {
+                    // A QuickTime string: length (2), language (2), text.
+                    let length = usize::from(crate::meta::be_u16(body, 0).unwrap_or(0));
+                    let text = body
+                        .get(4..(4 + length).min(body.len()))
+                        .unwrap_or_default();
+                    probe.gps = iso6709(&String::from_utf8_lossy(text));
+                }
+            });
+        }
+        b"meta" if probe.gps.is_none() => probe.gps = quicktime_location(body),
         b"trak" => for_each_box(body, &mut |kind, body| match kind {
             b"tkhd" if probe.width.is_none() => read_tkhd(body, probe),
             b"mdia" => {
@@ -201,4 +231,98 @@ fn read_tkhd(body: &[u8], probe: &mut MediaProbe) {
         probe.width = Some(w);
         probe.height = Some(h);
     }
+}
+
+/// The QuickTime metadata key of the recording position.
+const LOCATION_KEY: &[u8] = b"com.apple.quicktime.location.ISO6709";
+
+/// The recording position from QuickTime metadata (`meta` with `keys` and `ilst`): the
+/// value of [`LOCATION_KEY`]. An MP4 `meta` is a full box (4 more bytes before its
+/// children); both forms are tried.
+fn quicktime_location(meta: &[u8]) -> Option<(f64, f64)> {
+    [meta, meta.get(4..).unwrap_or_default()]
+        .into_iter()
+        .find_map(|children| {
+            let mut index: Option<u32> = None;
+            let mut position = None;
+            for_each_box(children, &mut |kind, body| match kind {
+                // Version and flags, entry count, then (size, namespace, name) entries.
+                b"keys" => {
+                    let count = be_u32(body, 4).unwrap_or(0);
+                    let mut at = 8usize;
+                    for i in 1..=count.min(1024) {
+                        let Some(size) = be_u32(body, at).map(|s| s as usize) else {
+                            break;
+                        };
+                        if size < 8 {
+                            break;
+                        }
+                        if body.get(at + 8..at + size) == Some(LOCATION_KEY) {
+                            index = Some(i);
+                        }
+                        at += size;
+                    }
+                }
+                b"ilst" => {
+                    let Some(wanted) = index else { return };
+                    for_each_item(body, &mut |item, value| {
+                        if item == wanted && position.is_none() {
+                            position = iso6709(&String::from_utf8_lossy(value));
+                        }
+                    });
+                }
+                _ => {}
+            });
+            position
+        })
+}
+
+/// Each `ilst` item: its key index (the box type as a number) and the value of its
+/// `data` box (after type and locale).
+fn for_each_item(ilst: &[u8], visit: &mut dyn FnMut(u32, &[u8])) {
+    let mut at = 0usize;
+    while at + 8 <= ilst.len() {
+        let (Some(size), Some(item)) = (be_u32(ilst, at), be_u32(ilst, at + 4)) else {
+            return;
+        };
+        let size = size as usize;
+        if size < 8 {
+            return;
+        }
+        let body = ilst
+            .get(at + 8..(at + size).min(ilst.len()))
+            .unwrap_or_default();
+        for_each_box(body, &mut |kind, data| {
+            if kind == b"data" {
+                visit(item, data.get(8..).unwrap_or_default());
+            }
+        });
+        at += size;
+    }
+}
+
+/// Latitude and longitude in degrees from an ISO 6709 position in decimal degrees
+/// (`+54.1843-002.7189/`, `+52.3676+004.9041+000.000/`), `None` for anything else, an
+/// out-of-range position or 0,0 (a receiver without a fix).
+pub(super) fn iso6709(text: &str) -> Option<(f64, f64)> {
+    let text = text.trim().trim_end_matches('/');
+    let signs: Vec<usize> = text
+        .char_indices()
+        .filter(|(_, c)| *c == '+' || *c == '-')
+        .map(|(i, _)| i)
+        .collect();
+    if signs.len() < 2 || signs[0] != 0 {
+        return None;
+    }
+    let part = |from: usize, to: usize| text.get(from..to);
+    let lat_text = part(signs[0], signs[1])?;
+    let lon_text = part(signs[1], *signs.get(2).unwrap_or(&text.len()))?;
+    // Decimal degrees only: at most 2 (latitude) and 3 (longitude) integer digits.
+    let whole = |t: &str| t[1..].split('.').next().map_or(0, str::len);
+    if whole(lat_text) > 2 || whole(lon_text) > 3 {
+        return None;
+    }
+    let (lat, lon) = (lat_text.parse::<f64>().ok()?, lon_text.parse::<f64>().ok()?);
+    let valid = lat.abs() <= 90.0 && lon.abs() <= 180.0 && (lat != 0.0 || lon != 0.0);
+    valid.then_some((lat, lon))
 }

@@ -39,11 +39,15 @@ struct MediaProbe {
     sample_rate: Option<u32>,
     channels: Option<u32>,
     created: Option<DateTime<FixedOffset>>,
+    /// Where it was recorded (latitude, longitude in degrees), when the container says.
+    gps: Option<(f64, f64)>,
 }
 
 /// Version of the units this module makes: bump it when they change, and the indexer
 /// converts the files of this module's types again (see [`crate::registry`]).
-pub(crate) const VERSION: u32 = 2;
+/// 3: the recording position (`gps_lat`/`gps_lon`), and MP4/MOV headers at the end of
+/// the file read from its tail.
+pub(crate) const VERSION: u32 = 3;
 
 /// Converts an audio or video file into one [`UnitKind::Media`] metadata unit (format,
 /// duration when the headers give it cheaply). `input.bytes` may hold only the head of
@@ -60,7 +64,7 @@ pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
             format!("file too small ({} bytes)", input.size),
         ));
     }
-    let probe = probe_media(input.bytes, input.size)
+    let probe = probe_media(input.bytes, input.tail, input.size)
         .map_err(|detail| ConvertError::corrupt(format_label, detail))?;
     Ok(media_conversion(input, probe))
 }
@@ -85,6 +89,9 @@ fn media_conversion(input: &Input, probe: MediaProbe) -> Conversion {
             created.format("%A %-d %B %Y %H:%M")
         ));
     }
+    if let Some((lat, lon)) = probe.gps {
+        text.push_str(&format!(", GPS {lat:.4}, {lon:.4}"));
+    }
     text.push_str(&format!(", {}", human_size(input.size)));
     let mut fields = BTreeMap::new();
     fields.insert("format".to_string(), probe.format.clone());
@@ -101,11 +108,19 @@ fn media_conversion(input: &Input, probe: MediaProbe) -> Conversion {
     if let Some(channels) = probe.channels {
         fields.insert("channels".into(), channels.to_string());
     }
+    let mut extra = fields.clone();
+    if let Some((lat, lon)) = probe.gps {
+        // As photos have them: the unit's fields, and the record's `gps` (what the
+        // indexer's places stage looks for).
+        fields.insert("gps_lat".into(), format!("{lat:.6}"));
+        fields.insert("gps_lon".into(), format!("{lon:.6}"));
+        extra.insert("gps".into(), format!("{lat:.6}, {lon:.6}"));
+    }
     let mut unit = Unit::new(UnitKind::Media, Locator::default(), text).with_time(probe.created);
-    unit.fields = fields.clone();
+    unit.fields = fields;
     let meta = FileMeta {
         created: probe.created,
-        extra: fields,
+        extra,
         ..FileMeta::default()
     };
     Conversion {
@@ -127,8 +142,9 @@ fn human_duration(seconds: f64) -> String {
     }
 }
 
-/// Identifies the container by its magic bytes and reads cheap facts from its headers.
-fn probe_media(bytes: &[u8], size: u64) -> Result<MediaProbe, String> {
+/// Identifies the container by its magic bytes and reads cheap facts from its headers
+/// (`tail`: the file's last bytes, when `bytes` is only its head; see [`Input::tail`]).
+fn probe_media(bytes: &[u8], tail: &[u8], size: u64) -> Result<MediaProbe, String> {
     let tag = bytes.get(8..12).unwrap_or_default();
     if bytes.starts_with(b"RIFF") && tag == b"WAVE" {
         return riff::probe_wav(bytes, size);
@@ -167,7 +183,7 @@ fn probe_media(bytes: &[u8], size: u64) -> Result<MediaProbe, String> {
         }
     }
     if bmff::looks_like_bmff(bytes) {
-        return bmff::probe_bmff(bytes, size);
+        return bmff::probe_bmff(bytes, tail, size);
     }
     Err("unrecognised audio/video header (no known container magic)".into())
 }

@@ -99,6 +99,98 @@ fn mp4_duration_size_and_time_from_moov() {
     assert!(convert(&input("h.mp4", head, 120, FileType::Video)).is_err());
 }
 
+/// An MP4 whose `moov` follows its media data and carries a position: `©xyz` in
+/// `udta` (cameras, Android), or QuickTime metadata keys (iPhones).
+fn mp4_at_the_end(position: &[u8], apple: bool, mdat_len: usize) -> Vec<u8> {
+    let mut mvhd = vec![0u8; 4];
+    mvhd.extend(3_786_912_000u32.to_be_bytes());
+    mvhd.extend(0u32.to_be_bytes());
+    mvhd.extend(1000u32.to_be_bytes());
+    mvhd.extend(7_000u32.to_be_bytes());
+    mvhd.extend([0u8; 80]);
+    let located = if apple {
+        let key = b"com.apple.quicktime.location.ISO6709";
+        let mut keys = vec![0u8; 4];
+        keys.extend(2u32.to_be_bytes());
+        for name in [b"com.apple.quicktime.make".as_slice(), key] {
+            keys.extend(((name.len() + 8) as u32).to_be_bytes());
+            keys.extend(b"mdta");
+            keys.extend(name);
+        }
+        let item = |index: u32, value: &[u8]| {
+            let mut data = vec![0, 0, 0, 1, 0, 0, 0, 0];
+            data.extend(value);
+            let data = bmff_box(b"data", &data);
+            let mut b = ((data.len() + 8) as u32).to_be_bytes().to_vec();
+            b.extend(index.to_be_bytes());
+            b.extend(data);
+            b
+        };
+        let ilst = bmff_box(b"ilst", &[item(1, b"Apple"), item(2, position)].concat());
+        let hdlr = bmff_box(b"hdlr", &[0u8; 24]);
+        bmff_box(b"meta", &[hdlr, bmff_box(b"keys", &keys), ilst].concat())
+    } else {
+        let mut xyz = (position.len() as u16).to_be_bytes().to_vec();
+        xyz.extend(0x15c7u16.to_be_bytes());
+        xyz.extend(position);
+        bmff_box(b"udta", &bmff_box(b"\xA9xyz", &xyz))
+    };
+    let moov = bmff_box(b"moov", &[bmff_box(b"mvhd", &mvhd), located].concat());
+    let ftyp = bmff_box(b"ftyp", b"isom\0\0\x02\0isomiso2mp41");
+    let mdat = bmff_box(b"mdat", &vec![7u8; mdat_len]);
+    [ftyp, mdat, moov].concat()
+}
+
+#[test]
+fn the_recording_position_and_a_moov_after_the_media_data() {
+    for apple in [false, true] {
+        let bytes = mp4_at_the_end(b"+54.1843-002.7189/", apple, 5_000);
+        let whole = convert(&input("v.mp4", &bytes, bytes.len() as u64, FileType::Video)).unwrap();
+        let u = &whole.units[0];
+        assert!(u.text.contains("duration 7 s"), "{}", u.text);
+        assert!(u.text.contains("GPS 54.1843, -2.7189"), "{}", u.text);
+        assert_eq!(u.fields["gps_lat"], "54.184300");
+        assert_eq!(u.fields["gps_lon"], "-2.718900");
+        assert_eq!(whole.meta.extra["gps"], "54.184300, -2.718900");
+        // Only the head was read: nothing from the moov, no error.
+        let head = &bytes[..2_000];
+        let mut only_head = input("v.mp4", head, bytes.len() as u64, FileType::Video);
+        let c = convert(&only_head).unwrap();
+        assert!(!c.units[0].fields.contains_key("gps_lat"));
+        assert!(!c.units[0].fields.contains_key("duration_s"));
+        // Head and tail: as the whole file.
+        let tail = &bytes[bytes.len() - 1_000..];
+        only_head.tail = tail;
+        let c = convert(&only_head).unwrap();
+        assert_eq!(c.units[0].text, u.text.clone());
+        // A tail that does not reach back to the moov's start is no harm either.
+        only_head.tail = &bytes[bytes.len() - 10..];
+        assert!(convert(&only_head).is_ok());
+    }
+}
+
+#[test]
+fn iso6709_positions() {
+    use super::bmff::iso6709;
+    assert_eq!(iso6709("+54.1843-002.7189/"), Some((54.1843, -2.7189)));
+    assert_eq!(
+        iso6709("+52.3676+004.9041+000.000/"),
+        Some((52.3676, 4.9041))
+    );
+    assert_eq!(iso6709("-33.8688+151.2093"), Some((-33.8688, 151.2093)));
+    // 0,0 (no fix), out of range, degrees-minutes form, garbage.
+    for bad in [
+        "+00.0000+000.0000/",
+        "+91.0+010.0/",
+        "+5230.5+00454.3/",
+        "abc",
+        "",
+        "+1",
+    ] {
+        assert_eq!(iso6709(bad), None, "{bad}");
+    }
+}
+
 #[test]
 fn broken_media_headers() {
     let bad = |bytes: &[u8]| {
@@ -339,7 +431,7 @@ fn box_and_ebml_walkers_stay_in_bounds() {
                 assert!((1..=8).contains(&len) && at + len <= data.len());
             }
         }
-        let _ = probe_media(&data, data.len() as u64);
+        let _ = probe_media(&data, &[], data.len() as u64);
     }
 }
 

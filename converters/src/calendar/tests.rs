@@ -3,6 +3,7 @@ use crate::FileType;
 
 fn input(bytes: &[u8]) -> Input<'_> {
     Input {
+        tail: &[],
         name: "Calendar/test.ics",
         bytes,
         size: bytes.len() as u64,

@@ -485,6 +485,7 @@ mod tests {
 
     fn run(name: &str, bytes: &[u8]) -> Result<Conversion, ConvertError> {
         convert(&Input {
+            tail: &[],
             name,
             bytes,
             size: bytes.len() as u64,

@@ -430,6 +430,7 @@ mod tests {
 
     fn run(bytes: &[u8]) -> Result<Conversion, ConvertError> {
         convert(&Input {
+            tail: &[],
             name: "a.odt",
             bytes,
             size: bytes.len() as u64,

@@ -491,6 +491,7 @@ pub(crate) mod tests_support {
                 zip_bytes(&borrowed)
             };
             let input = crate::Input {
+                tail: &[],
                 name,
                 bytes: &bytes,
                 size: bytes.len() as u64,

@@ -576,6 +576,7 @@ mod tests {
 
     fn run(bytes: &[u8]) -> Result<Conversion, ConvertError> {
         convert(&Input {
+            tail: &[],
             name: "deck.pptx",
             bytes,
             size: bytes.len() as u64,

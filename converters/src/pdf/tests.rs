@@ -9,6 +9,7 @@ use crate::FileType;
 
 fn input(bytes: &[u8]) -> Input<'_> {
     Input {
+        tail: &[],
         name: "test.pdf",
         bytes,
         size: bytes.len() as u64,
@@ -383,6 +384,7 @@ fn realworld_corpus_when_present() {
         let bytes = std::fs::read(&path).unwrap_or_default();
         let input = Input::detect("broken.pdf", &bytes);
         let result = crate::convert(&Input {
+            tail: &[],
             file_type: FileType::Pdf,
             ..input
         });

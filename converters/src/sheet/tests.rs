@@ -6,6 +6,7 @@ use crate::FileType;
 
 fn input<'a>(name: &'a str, bytes: &'a [u8], file_type: FileType) -> Input<'a> {
     Input {
+        tail: &[],
         name,
         bytes,
         size: bytes.len() as u64,

@@ -1,6 +1,6 @@
-//! Place names for photos: the nearest populated place of the offline GeoNames
-//! gazetteer (`<models>/places/`, fetched by `scripts/fetch-models`) for each photo's
-//! GPS position, added to its unit by [`converters::places::annotate`] ("Place: Cannon
+//! Place names for photos and videos: the nearest populated place of the offline
+//! GeoNames gazetteer (`<models>/places/`, fetched by `scripts/fetch-models`) for each
+//! photo's or recording's GPS position (EXIF; MP4/MOV `©xyz` or QuickTime location), added to its unit by [`converters::places::annotate`] ("Place: Cannon
 //! Beach, Oregon, US (United States)" and a `place` field; the coordinates stay).
 //!
 //! The gazetteer is read once per run, at the first photo with a position. Without it the stage is off (one note in the
@@ -75,6 +75,14 @@ impl Places {
     }
 }
 
+/// Whether files of this type can carry a recording position.
+fn placed(file_type: FileType) -> bool {
+    matches!(
+        file_type,
+        FileType::Image | FileType::Video | FileType::Audio
+    )
+}
+
 impl Stage for Places {
     fn name(&self) -> &'static str {
         "places"
@@ -85,13 +93,13 @@ impl Stage for Places {
     }
 
     fn owes(&self, record: &FileRecord) -> bool {
-        record.file_type == Some(FileType::Image)
+        record.file_type.is_some_and(placed)
             && record.extra.contains_key(GPS_KEY)
             && record.stages.places.as_deref() != Some(self.marker.as_str())
     }
 
     fn applies(&self, input: &StageInput<'_>) -> bool {
-        input.file_type == FileType::Image
+        placed(input.file_type)
     }
 
     fn apply(&self, _input: &StageInput<'_>, converted: &mut Converted) {
@@ -174,6 +182,19 @@ mod tests {
         // A picture without a position owes nothing.
         let plain = crate::convert::base_record("a.png", None, 1, 0, FileType::Image, None);
         assert!(!stage.owes(&plain));
+
+        // A video with a recording position, as the media converter leaves one.
+        let mut video = converted_photo("walk.mp4", "45.891700", "-123.961500");
+        video.record.file_type = Some(FileType::Video);
+        assert!(stage.owes(&video.record));
+        let video_input = StageInput {
+            file_type: FileType::Video,
+            ..input("walk.mp4")
+        };
+        assert!(stage.applies(&video_input));
+        stage.apply(&video_input, &mut video);
+        assert_eq!(video.units[0].fields["place"], "Cannon Beach, Oregon, US");
+        assert!(!stage.owes(&video.record));
     }
 
     #[test]
