@@ -23,7 +23,7 @@ use crate::error::IndexError;
 use crate::manifest::{FileRecord, Manifest};
 use crate::schema::Fields;
 use crate::store::{IndexHandle, StoredUnit};
-use crate::vector::{best_window, from_bytes, windows_from_bytes, TEXT_DIM};
+use crate::vector::{best_of, best_window, from_bytes, windows_from_bytes, TEXT_DIM};
 use crate::writer::IndexWriter;
 
 /// A filter as one zero-scoring tantivy query, or `None` when it lets everything
@@ -516,45 +516,41 @@ impl ExactStore {
         if self.dim == 0 || k == 0 {
             return Vec::new();
         }
-        let (dim, units) = (self.dim, self.len());
-        let threads = crate::scan::threads_for(units);
-        let allowed_unit =
-            |unit: usize| allowed.is_none_or(|allowed| allowed.contains(&*self.unit_ids[unit]));
-        let best = |unit: usize, score: &dyn Fn(usize) -> f32| {
-            let rows = self.rows_of(unit);
-            let first = score(rows.start);
-            rows.skip(1).fold(first, |best, row| best.max(score(row)))
-        };
-        let window = |unit: usize, score: &dyn Fn(usize) -> f32| {
-            let rows = self.rows_of(unit);
-            let start = rows.start;
-            rows.max_by(|a, b| score(*a).total_cmp(&score(*b)).then(b.cmp(a)))
-                .map_or(0, |row| row - start)
-        };
+        let dim = self.dim;
         match &self.matrix {
-            Matrix::F32(values) => {
-                let score = |row: usize| dot(query, &values[row * dim..(row + 1) * dim]);
-                crate::scan::best_rows(units, k, threads, |unit| {
-                    allowed_unit(unit).then(|| best(unit, &score))
-                })
-                .into_iter()
-                .map(|(s, unit)| (s, unit, window(unit, &score)))
-                .collect()
-            }
+            Matrix::F32(values) => self.best_units(k, allowed, |row| {
+                dot(query, &values[row * dim..(row + 1) * dim])
+            }),
             Matrix::I8 { codes, scales } => {
                 let (query_codes, query_scale) = quantize(query);
-                let score = |row: usize| {
+                self.best_units(k, allowed, |row| {
                     let dot = dot_i8(&query_codes, &codes[row * dim..(row + 1) * dim]);
                     dot as f32 * query_scale * scales[row]
-                };
-                crate::scan::best_rows(units, k, threads, |unit| {
-                    allowed_unit(unit).then(|| best(unit, &score))
                 })
-                .into_iter()
-                .map(|(s, unit)| (s, unit, window(unit, &score)))
-                .collect()
             }
         }
+    }
+
+    /// [`ExactStore::top`] with `score` giving each row's score: a unit scores by its
+    /// best row, and that row's place among the unit's rows is its window.
+    fn best_units(
+        &self,
+        k: usize,
+        allowed: Option<&HashSet<String>>,
+        score: impl Fn(usize) -> f32 + Sync,
+    ) -> Vec<(f32, usize, usize)> {
+        let units = self.len();
+        let best = |unit: usize| {
+            let rows = self.rows_of(unit);
+            best_of(rows.len(), |i| score(rows.start + i))
+        };
+        crate::scan::best_rows(units, k, crate::scan::threads_for(units), |unit| {
+            let allowed = allowed.is_none_or(|allowed| allowed.contains(&*self.unit_ids[unit]));
+            allowed.then(|| best(unit).map_or(f32::NEG_INFINITY, |(s, _)| s))
+        })
+        .into_iter()
+        .map(|(s, unit)| (s, unit, best(unit).map_or(0, |(_, window)| window)))
+        .collect()
     }
 
     /// The `k` most similar points to a unit-length `query` among `allowed` (`None`:

@@ -62,10 +62,17 @@ pub fn best_window(
     if query.is_empty() {
         return None;
     }
-    windows
-        .chunks_exact(query.len())
-        .enumerate()
-        .map(|(i, w)| (dot(query, w), i))
+    let n = query.len();
+    best_of(windows.len() / n, |i| {
+        dot(query, &windows[i * n..(i + 1) * n])
+    })
+}
+
+/// The best of `n` scores (`score(0)`…`score(n - 1)`) and its index, the first among
+/// equals; `None` when `n` is 0.
+pub fn best_of(n: usize, score: impl Fn(usize) -> f32) -> Option<(f32, usize)> {
+    (0..n)
+        .map(|i| (score(i), i))
         .fold(None, |best: Option<(f32, usize)>, (score, i)| match best {
             Some((b, _)) if b >= score => best,
             _ => Some((score, i)),

@@ -234,7 +234,7 @@ impl Converter<'_> {
             .wants_bytes(file_type, on_disk.is_none())
             .then(|| bytes.clone());
         let conversion =
-            match convert_with_timeout(path, file_type, (bytes, tail), size, self.timeout) {
+            match convert_with_timeout(path, file_type, bytes, tail, size, self.timeout) {
                 Ok(conversion) => conversion,
                 Err(error) => {
                     tracing::warn!(path, error = %error, "conversion failed");
@@ -329,7 +329,8 @@ impl Converter<'_> {
 fn convert_with_timeout(
     name: &str,
     file_type: FileType,
-    (bytes, tail): (Vec<u8>, Vec<u8>),
+    bytes: Vec<u8>,
+    tail: Vec<u8>,
     size: u64,
     timeout: Duration,
 ) -> Result<Conversion, ConvertError> {

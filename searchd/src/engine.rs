@@ -571,11 +571,13 @@ impl Engine {
         let snippet = match ready.snippets.remove(&key) {
             Some(snippet) => snippet,
             None => {
-                // No highlighted fragment: the window whose vector found the unit.
-                let window = snapshot.text_window(key).and_then(|window| {
+                // No highlighted fragment: the window whose vector found the unit (its
+                // text is only tokenised then).
+                let window = || {
+                    let window = snapshot.text_window(key)?;
                     let dense = self.dense.as_ref()?;
                     dense.window_start(&unit.title, &unit.text, window)
-                });
+                };
                 snippet_in(snippets, &unit.text, window)
             }
         };
@@ -1101,20 +1103,20 @@ fn record_kinds(
 
 /// A unit's snippet: the highlighted best fragment, else its escaped beginning.
 pub(crate) fn snippet_of(snippets: Option<&SnippetGenerator>, text: &str) -> String {
-    snippet_in(snippets, text, None)
+    snippet_in(snippets, text, || None)
 }
 
-/// [`snippet_of`], where a text without a highlighted fragment starts at byte `from`
-/// (the window that found it) when given, after an ellipsis.
+/// [`snippet_of`], where a text without a highlighted fragment starts at the byte `from`
+/// gives (the window that found it; asked only then), after an ellipsis.
 pub(crate) fn snippet_in(
     snippets: Option<&SnippetGenerator>,
     text: &str,
-    from: Option<usize>,
+    from: impl FnOnce() -> Option<usize>,
 ) -> String {
     if let Some(snippet) = snippets.map(|g| g.snippet(text)).filter(|s| !s.is_empty()) {
         return snippet.to_html();
     }
-    match from.filter(|&at| text.is_char_boundary(at)) {
+    match from().filter(|&at| text.is_char_boundary(at)) {
         Some(at) => format!(
             "…{}",
             html_escape(&truncate_chars(text[at..].trim_start(), SNIPPET_CHARS))

@@ -11,7 +11,7 @@
 use chrono::DateTime;
 
 use super::{simple, MediaProbe};
-use crate::meta::{be_u32, be_u64};
+use crate::meta::{be_u16, be_u32, be_u64};
 
 /// ISO base media (MP4, MOV, M4A, 3GP): the first box must be a plausible box.
 pub(super) fn looks_like_bmff(bytes: &[u8]) -> bool {
@@ -120,7 +120,7 @@ fn read_moov(moov: &[u8], probe: &mut MediaProbe) -> Option<u64> {
             for_each_box(body, &mut |kind, body| {
                 if kind == b"\xA9xyz" && probe.gps.is_none() {
                     // A QuickTime string: length (2), language (2), text.
-                    let length = usize::from(crate::meta::be_u16(body, 0).unwrap_or(0));
+                    let length = usize::from(be_u16(body, 0).unwrap_or(0));
                     let text = body
                         .get(4..(4 + length).min(body.len()))
                         .unwrap_or_default();
