@@ -212,14 +212,38 @@ pub fn rescore_depth(k: usize) -> usize {
     (k * 4).max(k + 32)
 }
 
+/// The share of an int8 store's units that its sign-bit first pass hands to the int8
+/// rows (1 in `SIGN_SHARE`): enough for recall@10 ≥ 0.99 of the int8 scan on random
+/// unit vectors at 1M units, the hardest case (see [`crate::signs`]).
+pub const SIGN_SHARE: usize = 32;
+
+/// Units the sign-bit pass of a store of `units` keeps for the int8 rows to score when
+/// `k` are wanted: a [`SIGN_SHARE`]th of them, never fewer than `16 k` or 2,048.
+pub fn sign_depth(units: usize, k: usize) -> usize {
+    (units / SIGN_SHARE).max(k.saturating_mul(16)).max(2048)
+}
+
+/// Whether int8 stores loaded from now on scan sign bits first: yes, unless
+/// `DENTATE_SIGN_PASS` is `0` or `off` (every int8 row scored, as before the pass).
+fn sign_pass_enabled() -> bool {
+    !matches!(
+        std::env::var("DENTATE_SIGN_PASS").as_deref().map(str::trim),
+        Ok("0" | "off")
+    )
+}
+
 /// The stored vectors, row-major.
 #[derive(Debug, Clone)]
 enum Matrix {
     F32(Vec<f32>),
     /// Each row scaled so its largest component is ±127; `scales[row]` undoes it.
+    /// `signs` holds each row's sign bits ([`crate::signs`]), for a first pass that
+    /// reads an eighth of the bytes; `sign_pass` says whether scans use it.
     I8 {
         codes: Vec<i8>,
         scales: Vec<f32>,
+        signs: crate::signs::SignRows,
+        sign_pass: bool,
     },
 }
 
@@ -321,7 +345,17 @@ impl ExactStore {
         self.matrix = Matrix::I8 {
             codes: Vec::new(),
             scales: Vec::new(),
+            signs: crate::signs::SignRows::new(self.dim),
+            sign_pass: sign_pass_enabled(),
         };
+        self
+    }
+
+    /// An int8 store whose scans do (`true`) or do not use its sign bits first.
+    fn with_sign_pass(mut self, on: bool) -> ExactStore {
+        if let Matrix::I8 { sign_pass, .. } = &mut self.matrix {
+            *sign_pass = on;
+        }
         self
     }
 
@@ -355,9 +389,15 @@ impl ExactStore {
         self.starts.reserve(rows);
         match &mut self.matrix {
             Matrix::F32(values) => values.reserve(rows * self.dim),
-            Matrix::I8 { codes, scales } => {
+            Matrix::I8 {
+                codes,
+                scales,
+                signs,
+                ..
+            } => {
                 codes.reserve(rows * self.dim);
                 scales.reserve(rows);
+                signs.reserve(rows);
             }
         }
     }
@@ -390,8 +430,14 @@ impl ExactStore {
         for vector in windows.chunks_exact(self.dim.max(1)) {
             match &mut self.matrix {
                 Matrix::F32(values) => values.extend_from_slice(vector),
-                Matrix::I8 { codes, scales } => {
+                Matrix::I8 {
+                    codes,
+                    scales,
+                    signs,
+                    ..
+                } => {
                     let (row, scale) = quantize(vector);
+                    signs.push(&row);
                     codes.extend_from_slice(&row);
                     scales.push(scale);
                 }
@@ -443,8 +489,8 @@ impl ExactStore {
             return Ok(None);
         }
         let mut out = ExactStore::empty(self.dim);
-        if self.is_quantized() {
-            out = out.quantized();
+        if let Matrix::I8 { sign_pass, .. } = &self.matrix {
+            out = out.quantized().with_sign_pass(*sign_pass);
         }
         out.reserve(total);
         let mut fresh = fresh.into_iter().peekable();
@@ -472,14 +518,24 @@ impl ExactStore {
                 values.extend_from_slice(&source[span]);
             }
             (
-                Matrix::I8 { codes, scales },
+                Matrix::I8 {
+                    codes,
+                    scales,
+                    signs,
+                    ..
+                },
                 Matrix::I8 {
                     codes: c,
                     scales: s,
+                    signs: b,
+                    ..
                 },
             ) => {
                 codes.extend_from_slice(&c[span]);
                 scales.extend_from_slice(&s[rows.clone()]);
+                for row in rows.clone() {
+                    signs.push_bits(&b.row(row));
+                }
             }
             // Never: `updated` makes `self` in `from`'s format.
             _ => return,
@@ -521,12 +577,66 @@ impl ExactStore {
             Matrix::F32(values) => self.best_units(k, allowed, |row| {
                 dot(query, &values[row * dim..(row + 1) * dim])
             }),
-            Matrix::I8 { codes, scales } => {
+            Matrix::I8 {
+                codes,
+                scales,
+                signs,
+                sign_pass,
+            } => {
                 let (query_codes, query_scale) = quantize(query);
-                self.best_units(k, allowed, |row| {
+                let int8 = |row: usize| {
                     let dot = dot_i8(&query_codes, &codes[row * dim..(row + 1) * dim]);
                     dot as f32 * query_scale * scales[row]
-                })
+                };
+                let depth = sign_depth(self.len(), k);
+                if !*sign_pass || depth >= self.len() {
+                    return self.best_units(k, allowed, int8);
+                }
+                // Sign bits pick the candidates; their int8 rows rank them.
+                let question = crate::signs::SignQuery::new(query);
+                let estimates = question.estimate_units(
+                    signs,
+                    &self.starts,
+                    crate::scan::threads_for(self.len()),
+                    |unit| allowed.is_none_or(|allowed| allowed.contains(&*self.unit_ids[unit])),
+                );
+                let candidates = crate::signs::best_share(&estimates, depth);
+                let score = |units: &[usize]| -> Vec<(f32, usize, usize)> {
+                    units
+                        .iter()
+                        .filter_map(|&unit| {
+                            let rows = self.rows_of(unit);
+                            best_of(rows.len(), |i| int8(rows.start + i))
+                                .map(|(score, window)| (score, unit, window))
+                        })
+                        .collect()
+                };
+                // Candidates' rows are far apart in memory: the threads share them.
+                let threads = crate::scan::threads_for(candidates.len() * SIGN_SHARE);
+                let share = candidates.len().div_ceil(threads).max(1);
+                let mut scored = std::thread::scope(|scope| {
+                    let mut parts = candidates.chunks(share);
+                    let first = parts.next().unwrap_or_default();
+                    let others: Vec<_> =
+                        parts.map(|part| scope.spawn(move || score(part))).collect();
+                    let mut scored = score(first);
+                    for other in others {
+                        match other.join() {
+                            Ok(part) => scored.extend(part),
+                            Err(panic) => std::panic::resume_unwind(panic),
+                        }
+                    }
+                    scored
+                });
+                let order = |a: &(f32, usize, usize), b: &(f32, usize, usize)| {
+                    b.0.total_cmp(&a.0).then(a.1.cmp(&b.1))
+                };
+                if scored.len() > k {
+                    scored.select_nth_unstable_by(k - 1, order);
+                    scored.truncate(k);
+                }
+                scored.sort_by(order);
+                scored
             }
         }
     }
@@ -1231,6 +1341,7 @@ mod tests {
             assert_eq!(updated.is_quantized(), quantized);
             assert_eq!(fingerprint(&updated), fingerprint(&load(&manifest)));
             assert_eq!(updated.len(), 3 + 4 + 2);
+            assert!(signs_follow_codes(&updated));
         }
         // Nothing logged after the newest generation; a manifest without the log (or a
         // reader from before it) loads everything.
@@ -1346,6 +1457,81 @@ mod tests {
             int8.push(format!("u{row}"), format!("f{row}"), String::new(), v);
         }
         int8
+    }
+
+    /// Whether an int8 store's sign bits are those of its codes, row for row (always
+    /// true for a float32 store).
+    fn signs_follow_codes(store: &ExactStore) -> bool {
+        let Matrix::I8 { codes, signs, .. } = &store.matrix else {
+            return true;
+        };
+        signs.len() == store.rows_total()
+            && codes
+                .chunks_exact(store.dim)
+                .enumerate()
+                .all(|(row, codes)| {
+                    let mut want = Vec::new();
+                    crate::signs::push_signs(codes, &mut want);
+                    signs.row(row) == want
+                })
+    }
+
+    #[test]
+    fn the_sign_pass_keeps_the_int8_top_with_filters_and_windows() {
+        let dim = TEXT_DIM;
+        let mut vectors = random_vectors(21, 20_000, dim, None);
+        for v in &mut vectors {
+            crate::vector::normalize(v);
+        }
+        let with = int8_rows(&vectors).with_sign_pass(true);
+        let without = int8_rows(&vectors).with_sign_pass(false);
+        assert!(signs_follow_codes(&with));
+        // The pass is used: 20,000 units keep 2,048 candidates for 42.
+        assert!(sign_depth(with.len(), rescore_depth(10)) < with.len());
+        let ids = |hits: Vec<TextHit>| -> Vec<String> {
+            hits.into_iter().take(10).map(|h| h.unit_id).collect()
+        };
+        let (mut found, mut wanted) = (0, 0);
+        for q in 0..20 {
+            let query = &random_vectors(5000 + q, 1, dim, None)[0];
+            let want = ids(without.search(query, rescore_depth(10), None));
+            let got = ids(with.search(query, rescore_depth(10), None));
+            wanted += want.len();
+            found += want.iter().filter(|id| got.contains(id)).count();
+            // A unit's own vector finds it first, with the same score either way.
+            let own = &vectors[(q as usize * 997) % vectors.len()];
+            let first = &with.search(own, 10, None)[0];
+            assert_eq!(first, &without.search(own, 10, None)[0]);
+            assert_eq!(
+                first.unit_id,
+                format!("u{}", (q as usize * 997) % vectors.len())
+            );
+        }
+        let recall = found as f64 / wanted as f64;
+        assert!(
+            recall >= 0.98,
+            "int8 top 10 kept by the sign pass: {recall}"
+        );
+
+        // A filter: only allowed units come back, the best of them first.
+        let allowed: HashSet<String> = (0..vectors.len())
+            .filter(|i| i % 7 == 3)
+            .map(|i| format!("u{i}"))
+            .collect();
+        let hits = with.search(&vectors[10], 10, Some(&allowed));
+        assert!(hits.iter().all(|h| allowed.contains(&h.unit_id)));
+        assert_eq!(hits[0].unit_id, "u10");
+
+        // A unit of two windows is found by its second one, which is reported.
+        let mut store = int8_rows(&vectors[..5000]).with_sign_pass(true);
+        let target = &random_vectors(77, 1, dim, None)[0];
+        let mut windows = vectors[6000].clone();
+        windows.extend_from_slice(target);
+        store.push("w".into(), "fw".into(), String::new(), &windows);
+        assert!(sign_depth(store.len(), 10) < store.len());
+        let hit = &store.search(target, 10, None)[0];
+        assert_eq!((hit.unit_id.as_str(), hit.window), ("w", 1));
+        assert!(signs_follow_codes(&store));
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod manifest_vectors;
 pub mod path;
 mod scan;
 pub mod schema;
+mod signs;
 pub mod stage;
 pub mod store;
 mod unit_cache;

@@ -30,6 +30,10 @@ impl Corpus {
     }
 }
 
+/// Over an int8 corpus, the engines compared with the default one: float32 rows, and
+/// every int8 row scored (no sign pass).
+type Others = (Engine, Engine);
+
 fn units() -> usize {
     env_count("DENTATE_BENCH_UNITS").unwrap_or(10_000)
 }
@@ -43,20 +47,27 @@ pub(crate) fn query_group(c: &mut Criterion) {
     if models.is_none() {
         println!("query/dense, query/hybrid: skipped: no MiniLM model (run scripts/fetch-models)");
     }
-    // Beyond `QUANTIZE_ABOVE` vectors the daemon scans int8 rows and rescores; a second
-    // engine over the same corpus keeps float32 rows, for the side-by-side and recall.
+    // Beyond `QUANTIZE_ABOVE` vectors the daemon scans sign bits, then int8 rows, then
+    // rescores; two more engines over the same corpus keep float32 rows (for the
+    // side-by-side and recall) and score every int8 row (the scan before the sign pass).
     let quantized = models.is_some() && units > index::embedded::quantize_above();
-    let fixture: OnceCell<(Corpus, Engine, Option<Engine>)> = OnceCell::new();
+    let fixture: OnceCell<(Corpus, Engine, Option<Others>)> = OnceCell::new();
     let setup = || {
         let corpus = Corpus::build(units, models.is_some());
         let engine = Engine::open_with_models(corpus.dir.path(), models.as_deref()).unwrap();
-        let exact = quantized.then(|| {
-            std::env::set_var("DENTATE_QUANTIZE_ABOVE", usize::MAX.to_string());
-            let exact = Engine::open_with_models(corpus.dir.path(), models.as_deref()).unwrap();
-            std::env::remove_var("DENTATE_QUANTIZE_ABOVE");
-            exact
+        let open_with = |var: &str, value: &str| {
+            std::env::set_var(var, value);
+            let engine = Engine::open_with_models(corpus.dir.path(), models.as_deref()).unwrap();
+            std::env::remove_var(var);
+            engine
+        };
+        let others = quantized.then(|| {
+            (
+                open_with("DENTATE_QUANTIZE_ABOVE", &usize::MAX.to_string()),
+                open_with("DENTATE_SIGN_PASS", "off"),
+            )
         });
-        (corpus, engine, exact)
+        (corpus, engine, others)
     };
     let vocab = vocabulary(VOCABULARY);
     let rng = RefCell::new(Rng::new(0xabcdef));
@@ -81,23 +92,27 @@ pub(crate) fn query_group(c: &mut Criterion) {
         });
     }
     if quantized {
-        group.bench_function(BenchmarkId::new("dense_f32", units), |b| {
-            let (_, _, exact) = fixture.get_or_init(setup);
-            let exact = exact.as_ref().expect("float32 engine");
-            b.iter_batched(
-                || query(&mut rng.borrow_mut(), &vocab),
-                |q| retrieve(exact, q, Mode::Dense),
-                BatchSize::SmallInput,
-            )
-        });
+        for (name, pick) in [("dense_f32", 0), ("dense_int8_all_rows", 1)] {
+            group.bench_function(BenchmarkId::new(name, units), |b| {
+                let (_, _, others) = fixture.get_or_init(setup);
+                let (exact, all_rows) = others.as_ref().expect("the other engines");
+                let engine = if pick == 0 { exact } else { all_rows };
+                b.iter_batched(
+                    || query(&mut rng.borrow_mut(), &vocab),
+                    |q| retrieve(engine, q, Mode::Dense),
+                    BatchSize::SmallInput,
+                )
+            });
+        }
     }
     group.finish();
 
-    if let Some((corpus, _, Some(exact))) = fixture.get() {
+    if let Some((corpus, _, Some((exact, all_rows)))) = fixture.get() {
         let engine = &fixture.get().expect("fixture").1;
         let mut rng = Rng::new(0x7777);
         let (mut found, mut wanted) = (0usize, 0usize);
         let (mut found_hybrid, mut wanted_hybrid) = (0usize, 0usize);
+        let (mut kept, mut all) = (0usize, 0usize);
         let top_in = |engine: &Engine, q: &str, mode: Mode| -> Vec<String> {
             engine
                 .retrieve(SearchParams {
@@ -124,16 +139,25 @@ pub(crate) fn query_group(c: &mut Criterion) {
             let got = top_in(engine, &q, Mode::Hybrid);
             wanted_hybrid += want.len();
             found_hybrid += want.iter().filter(|id| got.contains(id)).count();
+            // The sign pass against every int8 row: what it loses before rescoring.
+            let want = top(all_rows, &q);
+            let got = top(engine, &q);
+            all += want.len();
+            kept += want.iter().filter(|id| got.contains(id)).count();
         }
         let (p50, p99) = latency(latency_queries(), &mut Rng::new(0x5152), &vocab, |q| {
             retrieve(exact, q, Mode::Dense);
         });
+        let (all_p50, all_p99) = latency(latency_queries(), &mut Rng::new(0x5152), &vocab, |q| {
+            retrieve(all_rows, q, Mode::Dense);
+        });
         println!(
-            "query, {} units: int8 rows + exact rescoring vs float32 rows: recall@10 {:.4} (hybrid {:.4}) over {} queries; float32 dense p50 {p50:.2} ms p99 {p99:.2} ms",
+            "query, {} units: sign bits + int8 rows + exact rescoring vs float32 rows: recall@10 {:.4} (hybrid {:.4}) over {} queries; vs every int8 row + exact rescoring: {:.4}; float32 dense p50 {p50:.2} ms p99 {p99:.2} ms; every int8 row: dense p50 {all_p50:.2} ms p99 {all_p99:.2} ms",
             corpus.stats.units,
             found as f64 / wanted.max(1) as f64,
             found_hybrid as f64 / wanted_hybrid.max(1) as f64,
-            latency_queries()
+            latency_queries(),
+            kept as f64 / all.max(1) as f64,
         );
     }
 
