@@ -534,7 +534,7 @@ impl ExactStore {
                 codes.extend_from_slice(&c[span]);
                 scales.extend_from_slice(&s[rows.clone()]);
                 for row in rows.clone() {
-                    signs.push_bits(&b.row(row));
+                    signs.push_from(b, row);
                 }
             }
             // Never: `updated` makes `self` in `from`'s format.
@@ -601,33 +601,20 @@ impl ExactStore {
                     |unit| allowed.is_none_or(|allowed| allowed.contains(&*self.unit_ids[unit])),
                 );
                 let candidates = crate::signs::best_share(&estimates, depth);
-                let score = |units: &[usize]| -> Vec<(f32, usize, usize)> {
-                    units
-                        .iter()
-                        .filter_map(|&unit| {
-                            let rows = self.rows_of(unit);
-                            best_of(rows.len(), |i| int8(rows.start + i))
-                                .map(|(score, window)| (score, unit, window))
-                        })
-                        .collect()
-                };
                 // Candidates' rows are far apart in memory: the threads share them.
-                let threads = crate::scan::threads_for(candidates.len() * SIGN_SHARE);
-                let share = candidates.len().div_ceil(threads).max(1);
-                let mut scored = std::thread::scope(|scope| {
-                    let mut parts = candidates.chunks(share);
-                    let first = parts.next().unwrap_or_default();
-                    let others: Vec<_> =
-                        parts.map(|part| scope.spawn(move || score(part))).collect();
-                    let mut scored = score(first);
-                    for other in others {
-                        match other.join() {
-                            Ok(part) => scored.extend(part),
-                            Err(panic) => std::panic::resume_unwind(panic),
-                        }
-                    }
-                    scored
-                });
+                let threads = crate::scan::threads_for(self.len());
+                let mut scored: Vec<(f32, usize, usize)> =
+                    crate::scan::in_parts(candidates.len(), threads, |part| {
+                        candidates[part]
+                            .iter()
+                            .filter_map(|&unit| {
+                                let rows = self.rows_of(unit);
+                                best_of(rows.len(), |i| int8(rows.start + i))
+                                    .map(|(score, window)| (score, unit, window))
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                    .concat();
                 let order = |a: &(f32, usize, usize), b: &(f32, usize, usize)| {
                     b.0.total_cmp(&a.0).then(a.1.cmp(&b.1))
                 };

@@ -117,33 +117,68 @@ pub fn best_rows(
         return Vec::new();
     }
     let threads = threads.clamp(1, rows);
-    let mut best = Best::new(k);
-    if threads == 1 {
-        best.scan(0..rows, &score);
-        return best.into_sorted();
-    }
-    let share = rows.div_ceil(threads);
     let score = &score;
+    let mut parts = in_parts(rows, threads, |range| {
+        let mut best = Best::new(k);
+        best.scan(range, score);
+        best
+    })
+    .into_iter();
+    let mut best = parts.next().unwrap_or_else(|| Best::new(k));
+    for other in parts {
+        best.merge(other);
+    }
+    best.into_sorted()
+}
+
+/// `work` over `0..len` cut into `threads` contiguous ranges, one thread each (the first
+/// range on the calling thread); the results in range order. A panic in a thread is
+/// raised again on the caller.
+pub fn in_parts<R: Send>(
+    len: usize,
+    threads: usize,
+    work: impl Fn(std::ops::Range<usize>) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.clamp(1, len.max(1));
+    if threads == 1 {
+        return vec![work(0..len)];
+    }
+    let share = len.div_ceil(threads);
+    let work = &work;
     std::thread::scope(|scope| {
         let others: Vec<_> = (1..threads)
             .map(|t| {
-                let range = t * share..((t + 1) * share).min(rows);
-                scope.spawn(move || {
-                    let mut best = Best::new(k);
-                    best.scan(range, score);
-                    best
-                })
+                let range = (t * share).min(len)..((t + 1) * share).min(len);
+                scope.spawn(move || work(range))
             })
             .collect();
-        best.scan(0..share.min(rows), score);
+        let mut out = Vec::with_capacity(threads);
+        out.push(work(0..share.min(len)));
         for other in others {
             match other.join() {
-                Ok(other) => best.merge(other),
+                Ok(part) => out.push(part),
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
+        out
+    })
+}
+
+/// `fill` over `out` cut into pieces of `share` items, one thread each (the first piece
+/// on the calling thread); `fill` gets the piece's first index and the piece.
+pub fn fill_parts<T: Send>(out: &mut [T], share: usize, fill: impl Fn(usize, &mut [T]) + Sync) {
+    let share = share.max(1);
+    let fill = &fill;
+    std::thread::scope(|scope| {
+        let mut pieces = out.chunks_mut(share).enumerate();
+        let first = pieces.next();
+        for (t, piece) in pieces {
+            scope.spawn(move || fill(t * share, piece));
+        }
+        if let Some((_, piece)) = first {
+            fill(0, piece);
+        }
     });
-    best.into_sorted()
 }
 
 #[cfg(test)]
@@ -192,6 +227,29 @@ mod tests {
         }
         assert!(best_rows(0, 5, 2, |_| Some(1.0)).is_empty());
         assert!(best_rows(5, 0, 2, |_| Some(1.0)).is_empty());
+    }
+
+    #[test]
+    fn parts_cover_every_index_once_in_order() {
+        for len in [0usize, 1, 5, 64, 1001] {
+            for threads in [1, 2, 3, 7] {
+                let parts = in_parts(len, threads, |range| range.collect::<Vec<_>>());
+                assert_eq!(
+                    parts.concat(),
+                    (0..len).collect::<Vec<_>>(),
+                    "{len} {threads}"
+                );
+                for share in [1, 8, 100] {
+                    let mut out = vec![usize::MAX; len];
+                    fill_parts(&mut out, share, |first, piece| {
+                        for (i, slot) in piece.iter_mut().enumerate() {
+                            *slot = first + i;
+                        }
+                    });
+                    assert_eq!(out, (0..len).collect::<Vec<_>>(), "{len} {share}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -62,14 +62,14 @@ impl SignRows {
         self.bits.reserve(rows.div_ceil(BLOCK) * BLOCK * self.words);
     }
 
-    /// Appends a row given as its sign words ([`push_signs`]).
-    pub fn push_bits(&mut self, bits: &[u64]) {
+    /// Appends a row whose sign word `w` is `word_of(w)`.
+    fn push_words(&mut self, word_of: impl Fn(usize) -> u64) {
         if self.rows.is_multiple_of(BLOCK) {
             self.bits.resize(self.bits.len() + BLOCK * self.words, 0);
         }
         let (block, lane) = (self.rows / BLOCK, self.rows % BLOCK);
-        for (word, value) in bits.iter().take(self.words).enumerate() {
-            self.bits[(block * self.words + word) * BLOCK + lane] = *value;
+        for word in 0..self.words {
+            self.bits[(block * self.words + word) * BLOCK + lane] = word_of(word);
         }
         self.rows += 1;
     }
@@ -78,10 +78,17 @@ impl SignRows {
     pub fn push<T: Copy + PartialOrd + Default>(&mut self, row: &[T]) {
         let mut bits = Vec::with_capacity(self.words);
         push_signs(row, &mut bits);
-        self.push_bits(&bits);
+        self.push_words(|word| bits.get(word).copied().unwrap_or(0));
+    }
+
+    /// Appends a copy of row `row` of `from` (which has this dimension).
+    pub fn push_from(&mut self, from: &SignRows, row: usize) {
+        let (block, lane) = (row / BLOCK, row % BLOCK);
+        self.push_words(|word| from.bits[(block * from.words + word) * BLOCK + lane]);
     }
 
     /// The sign words of row `row`.
+    #[cfg(test)]
     pub fn row(&self, row: usize) -> Vec<u64> {
         let (block, lane) = (row / BLOCK, row % BLOCK);
         (0..self.words)
@@ -216,46 +223,31 @@ impl SignQuery {
         let threads = threads.max(1);
         let mut per_row = vec![i32::MIN; rows.len()];
         let share = rows.len().div_ceil(BLOCK).div_ceil(threads).max(1) * BLOCK;
-        std::thread::scope(|scope| {
-            let mut chunks = per_row.chunks_mut(share).enumerate();
-            let first = chunks.next();
-            for (t, chunk) in chunks {
-                scope.spawn(move || self.blocks(rows, t * share / BLOCK, chunk));
-            }
-            if let Some((_, chunk)) = first {
-                self.blocks(rows, 0, chunk);
-            }
+        crate::scan::fill_parts(&mut per_row, share, |first, piece| {
+            self.blocks(rows, first / BLOCK, piece)
         });
         let units = starts.len().saturating_sub(1);
-        if units == rows.len() && starts.last() == Some(&(units as u32)) {
+        if units == rows.len() {
             // One row per unit: the rows' estimates are the units'.
-            for (unit, estimate) in per_row.iter_mut().enumerate() {
-                if !allowed(unit) {
-                    *estimate = i32::MIN;
+            crate::scan::fill_parts(&mut per_row, share, |first, piece| {
+                for (i, estimate) in piece.iter_mut().enumerate() {
+                    if !allowed(first + i) {
+                        *estimate = i32::MIN;
+                    }
                 }
-            }
+            });
             return per_row;
         }
         let mut out = vec![i32::MIN; units];
         let share = units.div_ceil(threads).max(1);
-        let (per_row, allowed) = (&per_row, &allowed);
-        let unit_best = move |first: usize, out: &mut [i32]| {
+        let per_row = &per_row;
+        crate::scan::fill_parts(&mut out, share, |first, out| {
             for (i, slot) in out.iter_mut().enumerate() {
                 let unit = first + i;
                 if allowed(unit) {
                     let rows = starts[unit] as usize..starts[unit + 1] as usize;
                     *slot = per_row[rows].iter().copied().fold(i32::MIN, i32::max);
                 }
-            }
-        };
-        std::thread::scope(|scope| {
-            let mut chunks = out.chunks_mut(share).enumerate();
-            let first = chunks.next();
-            for (t, chunk) in chunks {
-                scope.spawn(move || unit_best(t * share, chunk));
-            }
-            if let Some((_, chunk)) = first {
-                unit_best(0, chunk);
             }
         });
         out
@@ -264,7 +256,7 @@ impl SignQuery {
 
 /// The `depth` best of `estimates` (`i32::MIN`: left out), as indices in ascending
 /// order: every one above the cut, then those at the cut in index order. A histogram of
-/// the values finds the cut, so the cost is two passes whatever `depth` is.
+/// the values finds the cut, so the cost is three passes whatever `depth` is.
 pub fn best_share(estimates: &[i32], depth: usize) -> Vec<usize> {
     let (mut present, mut low, mut high) = (0usize, i32::MAX, i32::MIN);
     for e in estimates.iter().copied().filter(|e| *e != i32::MIN) {
