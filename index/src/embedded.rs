@@ -19,6 +19,7 @@ use crate::api::{
     StoreError, StoreWriter, UnitFilter, UnitSource, UnitVectors, VectorHit, VectorSearch,
     VectorSpace,
 };
+use crate::columns::{RunStrings, Strings};
 use crate::error::IndexError;
 use crate::manifest::{FileRecord, Manifest};
 use crate::schema::Fields;
@@ -198,6 +199,11 @@ pub struct TextHit {
 /// the bytes each scan reads); below it they stay float32 and the scan is exact.
 pub const QUANTIZE_ABOVE: usize = 100_000;
 
+/// Bytes reserved per unit id and per text hash when a store's size is known (a guess:
+/// the columns grow as needed).
+const UNIT_ID_BYTES: usize = 20;
+const TEXT_HASH_BYTES: usize = 32;
+
 /// [`QUANTIZE_ABOVE`], or `DENTATE_QUANTIZE_ABOVE` when set (a number of vectors; a
 /// large one keeps every store float32, 0 makes every one int8).
 pub fn quantize_above() -> usize {
@@ -258,11 +264,11 @@ enum Matrix {
 #[derive(Debug, Clone)]
 pub struct ExactStore {
     dim: usize,
-    // Per unit. Shared strings: an updated store copies its units' ids by reference.
-    unit_ids: Vec<Arc<str>>,
-    file_ids: Vec<Arc<str>>,
+    // Per unit, end to end in one buffer each (see `crate::columns`).
+    unit_ids: Strings,
+    file_ids: RunStrings,
     /// Hash of the text each vector was computed from (empty for image vectors).
-    text_hashes: Vec<Arc<str>>,
+    text_hashes: Strings,
     /// Unit `u`'s rows are `starts[u]..starts[u + 1]` (one entry more than units).
     starts: Vec<u32>,
     matrix: Matrix,
@@ -332,9 +338,9 @@ impl ExactStore {
     fn empty(dim: usize) -> ExactStore {
         ExactStore {
             dim,
-            unit_ids: Vec::new(),
-            file_ids: Vec::new(),
-            text_hashes: Vec::new(),
+            unit_ids: Strings::default(),
+            file_ids: RunStrings::default(),
+            text_hashes: Strings::default(),
             starts: vec![0],
             matrix: Matrix::F32(Vec::new()),
         }
@@ -375,7 +381,7 @@ impl ExactStore {
         store.reserve(count);
         manifest.for_each_vector(|unit_id, file_id, text_hash, bytes| {
             if let Some(windows) = windows_from_bytes(bytes, TEXT_DIM) {
-                store.push(unit_id, file_id, text_hash, &windows);
+                store.push(&unit_id, &file_id, &text_hash, &windows);
             }
         })?;
         Ok(store)
@@ -383,9 +389,9 @@ impl ExactStore {
 
     /// Room for `rows` more units of about a row each.
     fn reserve(&mut self, rows: usize) {
-        self.unit_ids.reserve(rows);
+        self.unit_ids.reserve(rows, UNIT_ID_BYTES);
         self.file_ids.reserve(rows);
-        self.text_hashes.reserve(rows);
+        self.text_hashes.reserve(rows, TEXT_HASH_BYTES);
         self.starts.reserve(rows);
         match &mut self.matrix {
             Matrix::F32(values) => values.reserve(rows * self.dim),
@@ -416,17 +422,17 @@ impl ExactStore {
             if vector.len() != store.dim || vector.is_empty() {
                 continue;
             }
-            store.push(unit_id, file_id, String::new(), &vector);
+            store.push(&unit_id, &file_id, "", &vector);
         }
         Ok(store)
     }
 
     /// Appends a unit with its rows: `windows` holds one or more vectors of the store's
     /// dimension, one after another.
-    fn push(&mut self, unit_id: String, file_id: String, text_hash: String, windows: &[f32]) {
-        self.unit_ids.push(unit_id.into());
-        self.file_ids.push(file_id.into());
-        self.text_hashes.push(text_hash.into());
+    fn push(&mut self, unit_id: &str, file_id: &str, text_hash: &str, windows: &[f32]) {
+        self.unit_ids.push(unit_id);
+        self.file_ids.push(file_id);
+        self.text_hashes.push(text_hash);
         for vector in windows.chunks_exact(self.dim.max(1)) {
             match &mut self.matrix {
                 Matrix::F32(values) => values.extend_from_slice(vector),
@@ -481,7 +487,7 @@ impl ExactStore {
         let keep: Vec<bool> = self
             .file_ids
             .iter()
-            .map(|file| !changed.contains(&**file))
+            .map(|file| !changed.contains(file))
             .collect();
         let kept = |row: &usize| keep[*row];
         let total = keep.iter().filter(|k| **k).count() + fresh.len();
@@ -496,14 +502,14 @@ impl ExactStore {
         let mut fresh = fresh.into_iter().peekable();
         for row in (0..self.len()).filter(kept) {
             while let Some((unit_id, file_id, text_hash, vector)) =
-                fresh.next_if(|f| *f.0 < *self.unit_ids[row])
+                fresh.next_if(|f| *f.0 < *self.unit_ids.get(row))
             {
-                out.push(unit_id, file_id, text_hash, &vector);
+                out.push(&unit_id, &file_id, &text_hash, &vector);
             }
             out.copy_row(self, row);
         }
         for (unit_id, file_id, text_hash, vector) in fresh {
-            out.push(unit_id, file_id, text_hash, &vector);
+            out.push(&unit_id, &file_id, &text_hash, &vector);
         }
         Ok(Some(out))
     }
@@ -540,9 +546,9 @@ impl ExactStore {
             // Never: `updated` makes `self` in `from`'s format.
             _ => return,
         }
-        self.unit_ids.push(from.unit_ids[unit].clone());
-        self.file_ids.push(from.file_ids[unit].clone());
-        self.text_hashes.push(from.text_hashes[unit].clone());
+        self.unit_ids.push(from.unit_ids.get(unit));
+        self.file_ids.push(from.file_ids.get(unit));
+        self.text_hashes.push(from.text_hashes.get(unit));
         let total = self.rows_total() + rows.len();
         self.starts.push(total as u32);
     }
@@ -598,7 +604,7 @@ impl ExactStore {
                     signs,
                     &self.starts,
                     crate::scan::threads_for(self.len()),
-                    |unit| allowed.is_none_or(|allowed| allowed.contains(&*self.unit_ids[unit])),
+                    |unit| allowed.is_none_or(|allowed| allowed.contains(self.unit_ids.get(unit))),
                 );
                 let candidates = crate::signs::best_share(&estimates, depth);
                 // Candidates' rows are far apart in memory: the threads share them.
@@ -642,7 +648,7 @@ impl ExactStore {
             best_of(rows.len(), |i| score(rows.start + i))
         };
         crate::scan::best_rows(units, k, crate::scan::threads_for(units), |unit| {
-            let allowed = allowed.is_none_or(|allowed| allowed.contains(&*self.unit_ids[unit]));
+            let allowed = allowed.is_none_or(|allowed| allowed.contains(self.unit_ids.get(unit)));
             allowed.then(|| best(unit).map_or(f32::NEG_INFINITY, |(s, _)| s))
         })
         .into_iter()
@@ -664,9 +670,9 @@ impl ExactStore {
         self.top(query, k, allowed)
             .into_iter()
             .map(|(score, unit, window)| TextHit {
-                unit_id: self.unit_ids[unit].to_string(),
-                file_id: self.file_ids[unit].to_string(),
-                text_hash: self.text_hashes[unit].to_string(),
+                unit_id: self.unit_ids.get(unit).to_string(),
+                file_id: self.file_ids.get(unit).to_string(),
+                text_hash: self.text_hashes.get(unit).to_string(),
                 score,
                 window,
             })
@@ -695,8 +701,8 @@ impl ExactStore {
             .top(query, k, allowed)
             .into_iter()
             .map(|(score, unit, _)| VectorHit {
-                unit_id: self.unit_ids[unit].to_string(),
-                file_id: self.file_ids[unit].to_string(),
+                unit_id: self.unit_ids.get(unit).to_string(),
+                file_id: self.file_ids.get(unit).to_string(),
                 score,
             })
             .collect())
@@ -1155,7 +1161,7 @@ mod tests {
             let mut v = hot(TEXT_DIM, *at);
             v[0] += 0.5 * i as f32;
             crate::vector::normalize(&mut v);
-            store.push(format!("f:{i}"), "f".into(), format!("h{i}"), &v);
+            store.push(&format!("f:{i}"), "f", &format!("h{i}"), &v);
         }
         let query = hot(TEXT_DIM, 0);
         let hits = store.search(&query, 2, None);
@@ -1182,9 +1188,9 @@ mod tests {
         };
         // "long": three windows, the last close to the question; "short": one window.
         let long: Vec<f32> = [near(5, 0.0), near(6, 0.0), near(0, 0.1)].concat();
-        store.push("f:long".into(), "f".into(), "h1".into(), &long);
-        store.push("f:short".into(), "f".into(), "h2".into(), &near(1, 0.6));
-        store.push("f:far".into(), "f".into(), "h3".into(), &near(7, 0.0));
+        store.push("f:long", "f", "h1", &long);
+        store.push("f:short", "f", "h2", &near(1, 0.6));
+        store.push("f:far", "f", "h3", &near(7, 0.0));
         assert_eq!(store.len(), 3);
         assert_eq!(store.rows_total(), 5);
         let query = hot(TEXT_DIM, 0);
@@ -1224,9 +1230,9 @@ mod tests {
             })
             .collect();
         (
-            store.unit_ids.iter().map(|s| s.to_string()).collect(),
-            store.file_ids.iter().map(|s| s.to_string()).collect(),
-            store.text_hashes.iter().map(|s| s.to_string()).collect(),
+            store.unit_ids.iter().map(str::to_string).collect(),
+            store.file_ids.iter().map(str::to_string).collect(),
+            store.text_hashes.iter().map(str::to_string).collect(),
             scores,
         )
     }
@@ -1240,9 +1246,9 @@ mod tests {
         for unit in 0..store.len() {
             let rows = store.rows_of(unit);
             int8.push(
-                store.unit_ids[unit].to_string(),
-                store.file_ids[unit].to_string(),
-                store.text_hashes[unit].to_string(),
+                store.unit_ids.get(unit),
+                store.file_ids.get(unit),
+                store.text_hashes.get(unit),
                 &values[rows.start * TEXT_DIM..rows.end * TEXT_DIM],
             );
         }
@@ -1399,8 +1405,13 @@ mod tests {
             let tied_query = &random_vectors(seed + 300, 1, dim, Some(2.0))[0];
             let mut images = ExactStore::empty(dim);
             for (row, (v, t)) in vectors.iter().zip(&tied).enumerate() {
-                text.push(format!("u{row}"), format!("f{row}"), format!("t{row}"), v);
-                images.push(format!("u{row}"), format!("f{row}"), String::new(), t);
+                text.push(
+                    &format!("u{row}"),
+                    &format!("f{row}"),
+                    &format!("t{row}"),
+                    v,
+                );
+                images.push(&format!("u{row}"), &format!("f{row}"), "", t);
             }
             let odd: HashSet<String> = (0..300)
                 .filter(|r| r % 3 == 1)
@@ -1441,7 +1452,7 @@ mod tests {
     fn int8_rows(vectors: &[Vec<f32>]) -> ExactStore {
         let mut int8 = ExactStore::text().quantized();
         for (row, v) in vectors.iter().enumerate() {
-            int8.push(format!("u{row}"), format!("f{row}"), String::new(), v);
+            int8.push(&format!("u{row}"), &format!("f{row}"), "", v);
         }
         int8
     }
@@ -1514,7 +1525,7 @@ mod tests {
         let target = &random_vectors(77, 1, dim, None)[0];
         let mut windows = vectors[6000].clone();
         windows.extend_from_slice(target);
-        store.push("w".into(), "fw".into(), String::new(), &windows);
+        store.push("w", "fw", "", &windows);
         assert!(sign_depth(store.len(), 10) < store.len());
         let hit = &store.search(target, 10, None)[0];
         assert_eq!((hit.unit_id.as_str(), hit.window), ("w", 1));

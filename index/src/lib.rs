@@ -5,6 +5,7 @@
 
 pub mod activity;
 pub mod api;
+mod columns;
 pub mod embedded;
 pub mod embedded_search;
 pub mod error;
