@@ -17,8 +17,9 @@ use index::manifest::{FileRecord, FileStatus, ManifestTotals};
 use index::vector::TEXT_DIM;
 use index::StoredUnit;
 use qdrant_client::qdrant::{
-    Condition, CountPointsBuilder, Direction, Filter, OrderBy, PrefetchQueryBuilder, Query,
-    QueryBatchPointsBuilder, QueryPointsBuilder, RrfBuilder, ScrollPointsBuilder, VectorInput,
+    Condition, CountPointsBuilder, Direction, Filter, OrderBy, PrefetchQueryBuilder,
+    QuantizationSearchParamsBuilder, Query, QueryBatchPointsBuilder, QueryPointsBuilder,
+    RrfBuilder, ScrollPointsBuilder, SearchParamsBuilder, VectorInput,
 };
 
 use crate::config::{Fusion, QdrantConfig};
@@ -196,6 +197,7 @@ impl QdrantBackend {
             .using(using)
             .filter(selector)
             .limit(limit)
+            .params(rescored())
             .with_payload(true);
         self.run_query(request, context).await
     }
@@ -684,6 +686,7 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
                         .to_vec()])))
                     .using(TEXT_VECTOR)
                     .filter(selector)
+                    .params(rescored())
                     .limit(depth),
             )
             .query(query)
@@ -728,6 +731,22 @@ fn ranked_by<T>(
             .then_with(|| place(a).cmp(&place(b)))
     });
     found
+}
+
+/// Candidates a dense search over a quantized copy of the vectors takes per unit asked
+/// for, before rescoring them with the original vectors.
+const OVERSAMPLING: f64 = 4.0;
+
+/// Search parameters of a dense search: [`OVERSAMPLING`] times the units asked for are
+/// found over a quantized copy of the vectors (`--quantize`) and rescored with the
+/// original vectors, so the scores stay cosines; a collection without quantization
+/// ignores them.
+fn rescored() -> SearchParamsBuilder {
+    SearchParamsBuilder::default().quantization(
+        QuantizationSearchParamsBuilder::default()
+            .rescore(true)
+            .oversampling(OVERSAMPLING),
+    )
 }
 
 #[cfg(test)]

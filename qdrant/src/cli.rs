@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use crate::config::{profile_key, Fusion, QdrantConfig, DEFAULT_BULK_UNITS, DEFAULT_COLLECTION};
+use crate::config::{
+    profile_key, Fusion, QdrantConfig, Quantization, DEFAULT_BULK_UNITS, DEFAULT_COLLECTION,
+};
 
 /// Where the index lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -51,9 +53,10 @@ pub struct BackendArgs {
     /// Copies of each shard in a collection created by this run.
     #[arg(long, default_value_t = 1)]
     pub replicas: u32,
-    /// int8 scalar quantization of the text vectors in a collection created by this run.
-    #[arg(long)]
-    pub quantize: bool,
+    /// Quantization of the text vectors in a collection created by this run (`--quantize`
+    /// alone: int8); searches rescore with the original vectors.
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "int8", default_value_t = Quantization::None)]
+    pub quantize: Quantization,
     /// Seconds one Qdrant request may take.
     #[arg(long, default_value_t = 30)]
     pub qdrant_timeout: u64,

@@ -23,8 +23,8 @@ pub struct QdrantConfig {
     pub shard_number: u32,
     /// Used when the collection is created.
     pub replication_factor: u32,
-    /// int8 scalar quantization of the `text` vectors (when the collection is created).
-    pub quantize: bool,
+    /// How the `text` vectors are quantized (when the collection is created).
+    pub quantize: Quantization,
     /// Timeout of one request.
     pub timeout: Duration,
     /// Attempts of a request failing with a transient error (Unavailable,
@@ -41,6 +41,21 @@ pub struct QdrantConfig {
     pub bulk_units: u64,
     /// Where the daemon's hybrid lists are fused (serving only).
     pub fusion: Fusion,
+}
+
+/// How a collection created by a sync stores a compressed copy of the text vectors for
+/// its searches; dense searches rescore their candidates with the original vectors
+/// whatever the collection holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Quantization {
+    /// Original float vectors only.
+    #[default]
+    None,
+    /// int8 scalar quantization: a quarter of the bytes.
+    Int8,
+    /// One bit per component, compared with a four-bit question (Qdrant's asymmetric
+    /// binary quantization, as the embedded backend's sign pass): a 32nd of the bytes.
+    Binary,
 }
 
 /// Where hybrid lists are fused on the Qdrant backend.
@@ -64,7 +79,7 @@ impl QdrantConfig {
             profile: profile_key(profile_root),
             shard_number: 1,
             replication_factor: 1,
-            quantize: false,
+            quantize: Quantization::None,
             timeout: Duration::from_secs(30),
             retries: 5,
             retry_delay: Duration::from_millis(200),

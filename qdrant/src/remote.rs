@@ -8,17 +8,18 @@ use std::time::Duration;
 use index::vector::TEXT_DIM;
 use qdrant_client::qdrant::points_selector::PointsSelectorOneOf;
 use qdrant_client::qdrant::{
-    payload_index_params::IndexParams, CreateCollectionBuilder, CreateFieldIndexCollectionBuilder,
-    CreateVectorNameRequestBuilder, DeletePointsBuilder, DenseVectorCreationConfigBuilder,
-    Distance, FieldType, IntegerIndexParams, KeywordIndexParams, Modifier, MultiVectorComparator,
-    MultiVectorConfig, OptimizersConfigDiffBuilder, PayloadIncludeSelector, PointId, PointStruct,
+    payload_index_params::IndexParams, BinaryQuantizationBuilder, BinaryQuantizationQueryEncoding,
+    CreateCollectionBuilder, CreateFieldIndexCollectionBuilder, CreateVectorNameRequestBuilder,
+    DeletePointsBuilder, DenseVectorCreationConfigBuilder, Distance, FieldType, IntegerIndexParams,
+    KeywordIndexParams, Modifier, MultiVectorComparator, MultiVectorConfig,
+    OptimizersConfigDiffBuilder, PayloadIncludeSelector, PointId, PointStruct,
     ScalarQuantizationBuilder, ScrollPointsBuilder, SparseVectorParamsBuilder,
     SparseVectorsConfigBuilder, UpdateCollectionBuilder, UpsertPointsBuilder, VectorParamsBuilder,
     VectorsConfigBuilder,
 };
 use qdrant_client::Qdrant;
 
-use crate::config::QdrantConfig;
+use crate::config::{QdrantConfig, Quantization};
 use crate::error::{QdrantError, Retry};
 
 /// Name of the dense text vector.
@@ -86,8 +87,17 @@ impl Remote {
                 .multivector_config(MultiVectorConfig {
                     comparator: MultiVectorComparator::MaxSim as i32,
                 });
-            if self.config.quantize {
-                text = text.quantization_config(ScalarQuantizationBuilder::default());
+            match self.config.quantize {
+                Quantization::None => {}
+                Quantization::Int8 => {
+                    text = text.quantization_config(ScalarQuantizationBuilder::default());
+                }
+                Quantization::Binary => {
+                    text = text.quantization_config(
+                        BinaryQuantizationBuilder::default()
+                            .query_encoding(BinaryQuantizationQueryEncoding::scalar4bits()),
+                    );
+                }
             }
             vectors.add_named_vector_params(TEXT_VECTOR, text);
             let mut sparse_config = SparseVectorsConfigBuilder::default();

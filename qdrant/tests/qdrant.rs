@@ -836,6 +836,129 @@ fn indexing_threshold(config: &QdrantConfig) -> Option<u64> {
         .and_then(|o| o.indexing_threshold)
 }
 
+/// The text vectors' quantization config of a collection, as Qdrant reports it.
+fn text_quantization(config: &QdrantConfig) -> Option<qdrant_client::qdrant::QuantizationConfig> {
+    use qdrant_client::qdrant::vectors_config::Config;
+    let (runtime, client) = client_of(config);
+    let info = runtime
+        .block_on(client.collection_info(config.collection.clone()))
+        .unwrap()
+        .result?;
+    match info.config?.params?.vectors_config?.config? {
+        Config::ParamsMap(map) => map.map.get("text")?.quantization_config,
+        Config::Params(_) => None,
+    }
+}
+
+/// Lowers the collection's indexing threshold to 1 KB and waits (up to a minute) until
+/// Qdrant has built its indexes, with the quantized copies of the vectors.
+fn index_now(config: &QdrantConfig) {
+    let (runtime, client) = client_of(config);
+    runtime
+        .block_on(
+            client.update_collection(
+                qdrant_client::qdrant::UpdateCollectionBuilder::new(config.collection.clone())
+                    .optimizers_config(
+                        qdrant_client::qdrant::OptimizersConfigDiffBuilder::default()
+                            .indexing_threshold(1),
+                    ),
+            ),
+        )
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let info = runtime
+            .block_on(client.collection_info(config.collection.clone()))
+            .unwrap()
+            .result
+            .unwrap();
+        let green = info.status == qdrant_client::qdrant::CollectionStatus::Green as i32;
+        if green && info.indexed_vectors_count.unwrap_or(0) > 0 {
+            return;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "{info:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn quantized_collections_rank_and_score_as_exact_ones() {
+    use dentate_qdrant::config::Quantization;
+    use qdrant_client::qdrant::quantization_config::Quantization as Stored;
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(server) = server() else { return };
+    let fixture = Fixture::build();
+    let all = fixture.all_units();
+    let exact = config(&server.url, "exact");
+    sync(&fixture.handle(), &exact, |_| {}).unwrap();
+    assert!(text_quantization(&exact).is_none());
+    let exact_backend = QdrantBackend::open(&exact).unwrap();
+    let exact_snapshot = exact_backend.snapshot().unwrap();
+    // Dense questions (every component set), so that no two units tie.
+    let questions: Vec<Vec<f32>> = (0..6u32)
+        .map(|seed| {
+            let mut v: Vec<f32> = (0..TEXT_DIM)
+                .map(|i| {
+                    let b = blake3::hash(&[seed.to_le_bytes(), (i as u32).to_le_bytes()].concat());
+                    f32::from(b.as_bytes()[0]) / 127.5 - 1.0
+                })
+                .collect();
+            // Lean towards one unit, so the top is not all noise.
+            let own = vector_for(&all[seed as usize].unit_id);
+            v.iter_mut().zip(&own).for_each(|(x, o)| *x += 8.0 * o);
+            normalize(&mut v);
+            v
+        })
+        .collect();
+    let found = |snapshot: &dyn index::api::SearchSnapshot, question: &[f32]| {
+        snapshot
+            .vectors(VectorSpace::Text, question, 5, &UnitFilter::default())
+            .unwrap()
+            .into_iter()
+            .map(|(key, score)| (snapshot.unit(key).unwrap().unit_id, score))
+            .collect::<Vec<_>>()
+    };
+    for quantize in [Quantization::Int8, Quantization::Binary] {
+        let mut quantized = config(&server.url, "quantized");
+        quantized.quantize = quantize;
+        sync(&fixture.handle(), &quantized, |_| {}).unwrap();
+        // Quantized copies exist only in optimised segments: have the 18 points indexed.
+        index_now(&quantized);
+        let stored = text_quantization(&quantized).and_then(|q| q.quantization);
+        match quantize {
+            Quantization::Binary => {
+                let Some(Stored::Binary(binary)) = stored else {
+                    panic!("{stored:?}")
+                };
+                // The question is compared as four-bit levels, not as signs.
+                assert_eq!(
+                    binary.query_encoding,
+                    Some(qdrant_client::qdrant::BinaryQuantizationQueryEncoding::scalar4bits())
+                );
+            }
+            _ => assert!(matches!(stored, Some(Stored::Scalar(_))), "{stored:?}"),
+        }
+        let backend = QdrantBackend::open(&quantized).unwrap();
+        let snapshot = backend.snapshot().unwrap();
+        for question in &questions {
+            let want = found(exact_snapshot.as_ref(), question);
+            let got = found(snapshot.as_ref(), question);
+            assert_eq!(want.len(), 5);
+            // Rescored with the original vectors: the same units, the same cosines.
+            assert_eq!(
+                got.iter().map(|(id, _)| id).collect::<Vec<_>>(),
+                want.iter().map(|(id, _)| id).collect::<Vec<_>>(),
+                "{quantize:?}"
+            );
+            for ((_, a), (_, b)) in got.iter().zip(&want) {
+                assert!((a - b).abs() < 1e-5, "{quantize:?}: {a} vs {b}");
+            }
+        }
+        drop_collection(&quantized);
+    }
+    drop_collection(&exact);
+}
+
 #[test]
 fn bulk_syncs_pause_indexing_and_always_restore_it() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
