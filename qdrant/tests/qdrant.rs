@@ -850,9 +850,8 @@ fn text_quantization(config: &QdrantConfig) -> Option<qdrant_client::qdrant::Qua
     }
 }
 
-/// Lowers the collection's indexing threshold to 1 KB and waits (up to a minute) until
-/// Qdrant has built its indexes, with the quantized copies of the vectors.
-fn index_now(config: &QdrantConfig) {
+/// Sets the collection's indexing threshold (KB; 0: no indexing).
+fn set_indexing_threshold(config: &QdrantConfig, kb: u64) {
     let (runtime, client) = client_of(config);
     runtime
         .block_on(
@@ -860,11 +859,18 @@ fn index_now(config: &QdrantConfig) {
                 qdrant_client::qdrant::UpdateCollectionBuilder::new(config.collection.clone())
                     .optimizers_config(
                         qdrant_client::qdrant::OptimizersConfigDiffBuilder::default()
-                            .indexing_threshold(1),
+                            .indexing_threshold(kb),
                     ),
             ),
         )
         .unwrap();
+}
+
+/// Lowers the collection's indexing threshold to 1 KB and waits (up to a minute) until
+/// Qdrant has built its indexes, with the quantized copies of the vectors.
+fn index_now(config: &QdrantConfig) {
+    set_indexing_threshold(config, 1);
+    let (runtime, client) = client_of(config);
     let started = Instant::now();
     loop {
         let info = runtime
@@ -980,18 +986,8 @@ fn bulk_syncs_pause_indexing_and_always_restore_it() {
     // A bulk sync killed before its end leaves indexing paused and the value to
     // restore on the info point: the next sync (even one with nothing to write)
     // restores it.
+    set_indexing_threshold(&config, 0);
     let (runtime, client) = client_of(&config);
-    runtime
-        .block_on(
-            client.update_collection(
-                qdrant_client::qdrant::UpdateCollectionBuilder::new(config.collection.clone())
-                    .optimizers_config(
-                        qdrant_client::qdrant::OptimizersConfigDiffBuilder::default()
-                            .indexing_threshold(0),
-                    ),
-            ),
-        )
-        .unwrap();
     let mut left = qdrant_client::Payload::new();
     left.insert("indexing_restore_kb", 12_345i64);
     runtime
