@@ -599,16 +599,13 @@ impl ExactStore {
                     return self.best_units(k, allowed, int8);
                 }
                 // Sign bits pick the candidates; their int8 rows rank them.
+                let threads = crate::scan::threads_for(self.len());
                 let question = crate::signs::SignQuery::new(query);
-                let estimates = question.estimate_units(
-                    signs,
-                    &self.starts,
-                    crate::scan::threads_for(self.len()),
-                    |unit| allowed.is_none_or(|allowed| allowed.contains(self.unit_ids.get(unit))),
-                );
+                let estimates = question.estimate_units(signs, &self.starts, threads, |unit| {
+                    self.admits(allowed, unit)
+                });
                 let candidates = crate::signs::best_share(&estimates, depth);
                 // Candidates' rows are far apart in memory: the threads share them.
-                let threads = crate::scan::threads_for(self.len());
                 let mut scored: Vec<(f32, usize, usize)> =
                     crate::scan::in_parts(candidates.len(), threads, |part| {
                         candidates[part]
@@ -621,17 +618,15 @@ impl ExactStore {
                             .collect::<Vec<_>>()
                     })
                     .concat();
-                let order = |a: &(f32, usize, usize), b: &(f32, usize, usize)| {
-                    b.0.total_cmp(&a.0).then(a.1.cmp(&b.1))
-                };
-                if scored.len() > k {
-                    scored.select_nth_unstable_by(k - 1, order);
-                    scored.truncate(k);
-                }
-                scored.sort_by(order);
+                crate::scan::keep_best(&mut scored, k);
                 scored
             }
         }
+    }
+
+    /// Whether unit `unit` is among `allowed` (`None`: all are).
+    fn admits(&self, allowed: Option<&HashSet<String>>, unit: usize) -> bool {
+        allowed.is_none_or(|allowed| allowed.contains(self.unit_ids.get(unit)))
     }
 
     /// [`ExactStore::top`] with `score` giving each row's score: a unit scores by its
@@ -648,8 +643,8 @@ impl ExactStore {
             best_of(rows.len(), |i| score(rows.start + i))
         };
         crate::scan::best_rows(units, k, crate::scan::threads_for(units), |unit| {
-            let allowed = allowed.is_none_or(|allowed| allowed.contains(self.unit_ids.get(unit)));
-            allowed.then(|| best(unit).map_or(f32::NEG_INFINITY, |(s, _)| s))
+            self.admits(allowed, unit)
+                .then(|| best(unit).map_or(f32::NEG_INFINITY, |(s, _)| s))
         })
         .into_iter()
         .map(|(s, unit)| (s, unit, best(unit).map_or(0, |(_, window)| window)))

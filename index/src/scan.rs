@@ -105,6 +105,27 @@ impl Best {
     }
 }
 
+/// Keeps the `k` best of `items`, each `(score, row, payload)`, in the order of
+/// [`best_rows`]: best first, ties in row order.
+pub fn keep_best<P>(items: &mut Vec<(f32, usize, P)>, k: usize) {
+    let order = |a: &(f32, usize, P), b: &(f32, usize, P)| {
+        let scored = |item: &(f32, usize, P)| Scored {
+            score: item.0,
+            row: item.1,
+        };
+        scored(b).cmp(&scored(a))
+    };
+    if k == 0 {
+        items.clear();
+        return;
+    }
+    if items.len() > k {
+        items.select_nth_unstable_by(k - 1, order);
+        items.truncate(k);
+    }
+    items.sort_by(order);
+}
+
 /// The `k` best of `rows` rows by `score` (`None`: the row is left out), best first, ties
 /// in row order; split across `threads` threads (see [`threads_for`]).
 pub fn best_rows(
@@ -250,6 +271,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn keep_best_orders_as_the_scan_does() {
+        let mut items = vec![(0.5, 4, 'a'), (0.9, 7, 'b'), (0.5, 2, 'c'), (0.1, 0, 'd')];
+        keep_best(&mut items, 3);
+        assert_eq!(items, [(0.9, 7, 'b'), (0.5, 2, 'c'), (0.5, 4, 'a')]);
+        let scores = [0.5, 0.1, 0.5, 0.9];
+        let rows = best_rows(4, 3, 1, |row| Some(scores[row]));
+        assert_eq!(rows, [(0.9, 3), (0.5, 0), (0.5, 2)]);
+        keep_best(&mut items, 0);
+        assert!(items.is_empty());
     }
 
     #[test]

@@ -21,17 +21,22 @@ pub fn words_for(dim: usize) -> usize {
 }
 
 /// Appends the sign bits of `row` (a bit set for a component above 0) to `out`, in
-/// [`words_for`]`(row.len())` words; bits past the row's end are 0.
+/// [`words_for`]`(row.len())` words; bits past the row's end are 0. (The rows of a
+/// [`SignRows`] are made word by word; this is their reference.)
+#[cfg(test)]
 pub fn push_signs<T: Copy + PartialOrd + Default>(row: &[T], out: &mut Vec<u64>) {
-    for chunk in row.chunks(WORD) {
-        let mut word = 0u64;
-        for (bit, value) in chunk.iter().enumerate() {
-            if *value > T::default() {
-                word |= 1 << bit;
-            }
+    out.extend(row.chunks(WORD).map(sign_word));
+}
+
+/// The sign bits of up to [`WORD`] components: bit `i` set when component `i` is positive.
+fn sign_word<T: Copy + PartialOrd + Default>(chunk: &[T]) -> u64 {
+    let mut word = 0u64;
+    for (bit, value) in chunk.iter().enumerate() {
+        if *value > T::default() {
+            word |= 1 << bit;
         }
-        out.push(word);
     }
+    word
 }
 
 /// Rows in a block of [`SignRows`].
@@ -76,9 +81,7 @@ impl SignRows {
 
     /// Appends the signs of a row of components.
     pub fn push<T: Copy + PartialOrd + Default>(&mut self, row: &[T]) {
-        let mut bits = Vec::with_capacity(self.words);
-        push_signs(row, &mut bits);
-        self.push_words(|word| bits.get(word).copied().unwrap_or(0));
+        self.push_words(|word| row.chunks(WORD).nth(word).map_or(0, sign_word));
     }
 
     /// Appends a copy of row `row` of `from` (which has this dimension).
