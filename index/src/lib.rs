@@ -29,4 +29,4 @@ pub use manifest::{Change, FileRecord, FileStatus, Manifest};
 pub use path::UnitPath;
 pub use stage::StageState;
 pub use store::{IndexHandle, IndexLayout, StoredUnit};
-pub use writer::{file_id_for, IndexWriter};
+pub use writer::{file_id_for, CommittedUnits, IndexWriter};

@@ -19,7 +19,7 @@ use crate::error::IndexError;
 use crate::manifest::{Change, FileRecord, Manifest};
 use crate::path::UnitPath;
 use crate::schema::{build_schema, register_analyzers, split_path_words, Fields, SCHEMA_VERSION};
-use crate::store::{IndexInfo, IndexLayout, FORMAT_NAME};
+use crate::store::{IndexInfo, IndexLayout, StoredUnit, FORMAT_NAME};
 
 pub use crate::path::file_id_for;
 
@@ -216,10 +216,25 @@ pub struct IndexWriter {
     vector_moves: Vec<(String, String)>,
     /// Activity events to append at the next commit.
     events: Vec<ActivityEvent>,
-    /// Reads the committed units of files being moved.
+    /// Reads the committed units (files being moved, earlier conversions).
     reader: Option<tantivy::IndexReader>,
     /// Events recorded through this writer, by kind.
     recorded: BTreeMap<String, u64>,
+}
+
+/// A snapshot of the committed units (see [`IndexWriter::committed`]); it can be read
+/// from several threads.
+#[derive(Clone)]
+pub struct CommittedUnits {
+    searcher: tantivy::Searcher,
+    fields: Fields,
+}
+
+impl CommittedUnits {
+    /// All units of one file in order.
+    pub fn units_of_file(&self, file_id: &str) -> Result<Vec<StoredUnit>, IndexError> {
+        crate::store::units_of_file(&self.searcher, &self.fields, file_id)
+    }
 }
 
 /// A segment is merged (rewritten without them) once this share of its units is
@@ -341,19 +356,7 @@ impl IndexWriter {
         new: FileRecord,
         file_mtime: DateTime<FixedOffset>,
     ) -> Result<usize, IndexError> {
-        let reader = match self.reader.take() {
-            Some(reader) => {
-                reader.reload()?;
-                reader
-            }
-            None => self
-                .index
-                .reader_builder()
-                .reload_policy(tantivy::ReloadPolicy::Manual)
-                .try_into()?,
-        };
-        let stored = crate::store::units_of_file(&reader.searcher(), &self.fields, &old.file_id)?;
-        self.reader = Some(reader);
+        let stored = self.committed()?.units_of_file(&old.file_id)?;
         self.delete_units(&old.file_id);
         for unit in &stored {
             let rebuilt = Unit {
@@ -377,6 +380,28 @@ impl IndexWriter {
         self.forgotten.push(old.path.clone());
         self.pending.push(new);
         Ok(stored.len())
+    }
+
+    /// The units as of the last commit (what changes are queued does not show), to be
+    /// read while this writer goes on.
+    pub fn committed(&mut self) -> Result<CommittedUnits, IndexError> {
+        let reader = match self.reader.take() {
+            Some(reader) => {
+                reader.reload()?;
+                reader
+            }
+            None => self
+                .index
+                .reader_builder()
+                .reload_policy(tantivy::ReloadPolicy::Manual)
+                .try_into()?,
+        };
+        let searcher = reader.searcher();
+        self.reader = Some(reader);
+        Ok(CommittedUnits {
+            searcher,
+            fields: self.fields,
+        })
     }
 
     /// Whether anything waits for a commit.

@@ -3,7 +3,7 @@
 //! stages (OCR, page OCR, media) on the result. Gold-imported files take their units
 //! from their Gold JSON instead.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -13,9 +13,9 @@ use converters::{ChildFile, Conversion, ConvertError, FileType, Input};
 
 pub use crate::converted::{tally_units, Converted};
 use crate::manifest::{FileRecord, FileStatus};
-use crate::stages::{StageInput, Stages};
+use crate::stages::{Earlier, StageInput, Stages};
 use crate::walk::WalkedFile;
-use index::UnitPath;
+use index::{CommittedUnits, UnitPath};
 
 /// How many bytes of a media/binary file are read for detection and metadata.
 const HEAD_BYTES: u64 = 1024 * 1024;
@@ -84,6 +84,15 @@ pub struct Converter<'a> {
     /// Give up on one file's conversion after this long.
     pub timeout: Duration,
     pub stages: &'a Stages,
+    /// What the index held when the run began, for stages to carry their work over.
+    pub earlier: Option<EarlierFiles<'a>>,
+}
+
+/// The files indexed before this run: their records by path (attachments included) and
+/// their committed units (see [`crate::stages::Earlier`]).
+pub struct EarlierFiles<'a> {
+    pub records: &'a HashMap<String, FileRecord>,
+    pub units: &'a CommittedUnits,
 }
 
 /// One file (or attachment) to convert.
@@ -268,11 +277,20 @@ impl Converter<'_> {
             mtime,
             children: Vec::new(),
         };
+        let earlier = self.earlier.as_ref().and_then(|earlier| {
+            Earlier::of(
+                earlier.records.get(path),
+                converted.record.hash.as_deref(),
+                file_type,
+                earlier.units,
+            )
+        });
         let input = StageInput {
             path,
             on_disk,
             file_type,
             bytes: stage_bytes.as_deref(),
+            earlier: earlier.as_ref(),
         };
         self.stages.apply(&input, &mut converted);
         if depth < MAX_ATTACHMENT_DEPTH {

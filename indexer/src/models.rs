@@ -44,6 +44,11 @@ pub struct OcrSummary {
     pub tagged: u64,
     #[serde(default)]
     pub tag_seconds: f64,
+    /// Images and PDFs converted again with unchanged bytes whose OCR text (and tags)
+    /// were taken over from their earlier reading (see `crate::stages::Earlier`); they
+    /// are not counted in `images` or `pages`.
+    #[serde(default)]
+    pub carried: u64,
 }
 
 /// The run's OCR engine and tagger: loaded on first use, shared by the workers.
@@ -131,7 +136,8 @@ impl SharedModels {
                     models.models_dir.join("ocr").display()
                 ));
             }
-            None => summary.status = crate::summary::StageStatus::Unused,
+            None if summary.carried == 0 => summary.status = crate::summary::StageStatus::Unused,
+            None => summary.status = crate::summary::StageStatus::Done,
             Some(Ok(_)) => summary.status = crate::summary::StageStatus::Done,
             Some(Err(error)) => {
                 summary.status = crate::summary::StageStatus::Failed;

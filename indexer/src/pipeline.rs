@@ -15,7 +15,8 @@ use rayon::prelude::*;
 
 use crate::changes::{self, EventSource};
 use crate::convert::{
-    convert_file, convert_gold, converted_by_current, Converted, Converter, MAX_ATTACHMENT_DEPTH,
+    convert_file, convert_gold, converted_by_current, Converted, Converter, EarlierFiles,
+    MAX_ATTACHMENT_DEPTH,
 };
 use crate::error::IndexError;
 use crate::manifest::{FileRecord, FileStatus};
@@ -66,9 +67,14 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     summary.gold = gold.summary.clone();
     let stages = Stages::new(options);
     stages.name_sources(&walked.files);
+    let committed = writer.committed()?;
     let converter = Converter {
         timeout: options.file_timeout,
         stages: &stages,
+        earlier: Some(EarlierFiles {
+            records: &known,
+            units: &committed,
+        }),
     };
     let stale_attachments = parents_of_stale_attachments(&known, |r| stages.owed(r));
     let mut seen: HashSet<String> = HashSet::new();

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::harness::{copy_tree, index_with, repo_root, result_for, Daemon};
+use crate::harness::{age_converter, copy_tree, index_with, repo_root, result_for, Daemon};
 
 pub(crate) fn models_ready() -> bool {
     let models = repo_root().join("models");
@@ -102,6 +102,20 @@ fn speech_and_screen_text_are_found_with_times() {
     assert!(failure["reason"].as_str().unwrap().len() > 10, "{failure}");
 
     let daemon = Daemon::start(index_dir.path());
+    let heard = |daemon: &Daemon| -> Vec<(String, f64, f64)> {
+        [
+            "storage unit gate code",
+            "plumber water heater Thursday",
+            "projected overrun",
+        ]
+        .into_iter()
+        .map(|query| {
+            let (path, start, end, _) = top_hit(daemon, query);
+            (path, start, end)
+        })
+        .collect()
+    };
+    let heard_first = heard(&daemon);
     // Spoken at ~0–4 s.
     let (path, start, end, reply) = top_hit(&daemon, "storage unit gate code");
     assert_eq!(path, "Media/memo.mp3", "{reply}");
@@ -150,6 +164,25 @@ fn speech_and_screen_text_are_found_with_times() {
     let second = index_with(profile.path(), index_dir.path(), &args);
     assert_eq!(second["converted"], 0, "{second}");
     assert_eq!(second["media"]["files"], 0, "{second}");
+
+    // A newer audio/video converter converts the recordings again, but their bytes and
+    // the models did not change: the speech and screen units are carried over, not
+    // recognised again, and found as before.
+    age_converter(
+        index_dir.path(),
+        &["Media/memo.mp3", "Media/screen.mp4", attachment],
+    );
+    let third = index_with(profile.path(), index_dir.path(), &args);
+    assert_eq!(third["converted"], 4, "{third}");
+    let media = &third["media"];
+    assert_eq!(media["files"], 0, "{media}");
+    assert_eq!(media["carried"], 3, "{media}");
+    assert_eq!(media["audio_seconds"], 0.0, "{media}");
+    assert_eq!(media["status"], "done", "{media}");
+    assert_eq!(third["units"], first["units"], "{third}");
+    let daemon = Daemon::start(index_dir.path());
+    assert_eq!(heard(&daemon), heard_first);
+    drop(daemon);
 
     // With OCR off, a video's frames are simply not read: the file is not "damaged".
     let no_ocr_index = tempfile::tempdir().unwrap();

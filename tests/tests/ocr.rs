@@ -2,7 +2,7 @@
 //! visible in a screenshot is found by lexical search, and a second run leaves the
 //! OCR'd images alone. Skipped with a note when the models are not fetched.
 
-use crate::harness::{copy_tree, index_with, repo_root, result_paths, Daemon};
+use crate::harness::{age_converter, copy_tree, index_with, repo_root, result_paths, Daemon};
 
 const SCREENSHOT: &str = "Pictures/Screenshots/Screenshot 2024-03-15 at 16.42.10.png";
 
@@ -90,4 +90,42 @@ fn screenshot_text_is_searchable() {
     );
     assert_eq!(second["converted"], 0, "{second}");
     assert_eq!(second["ocr"]["status"], "unused", "{}", second["ocr"]);
+
+    // A newer image converter converts the pictures again; their bytes and the models
+    // did not change, so their text and tags are carried over, not read again.
+    let pictures = [
+        SCREENSHOT,
+        "Pictures/Frames/animated.gif",
+        "Pictures/Frames/pages.tif",
+    ];
+    age_converter(index_dir.path(), &pictures);
+    let third = index_with(
+        profile.path(),
+        index_dir.path(),
+        &["--no-embed", "--models", models_arg],
+    );
+    assert_eq!(third["converted"], 3, "{third}");
+    let ocr = &third["ocr"];
+    assert_eq!(
+        (ocr["images"].as_u64(), ocr["carried"].as_u64()),
+        (Some(0), Some(3)),
+        "{ocr}"
+    );
+    assert_eq!(ocr["status"], "done", "{ocr}");
+    assert_eq!(third["units"], first["units"], "{third}");
+    let daemon = Daemon::start(index_dir.path());
+    for (query, path) in [
+        ("application submitted decision expected", SCREENSHOT),
+        ("meadow charlie", "Pictures/Frames/animated.gif"),
+        ("pepper november", "Pictures/Frames/pages.tif"),
+    ] {
+        let body = format!(r#"{{"query": "{query}", "top_k": 3, "mode": "lexical"}}"#);
+        let (status, reply) = daemon.post("/retrieve", &body);
+        assert_eq!(status, 200, "{reply}");
+        assert_eq!(
+            result_paths(&reply).first().map(String::as_str),
+            Some(path),
+            "{reply}"
+        );
+    }
 }

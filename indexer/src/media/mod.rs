@@ -118,6 +118,10 @@ pub struct WhisperGraphs {
 pub const MAX_MEDIA_SECONDS: u32 = 4 * 3600;
 /// Field of a media unit saying where its text comes from: `speech` or `screen`.
 pub const TRACK_KEY: &str = "track";
+/// A speech unit's language, when Whisper named it.
+const LANGUAGE_KEY: &str = "language";
+/// How many frames (seconds) a screen unit's text was shown.
+const FRAMES_KEY: &str = "frames";
 /// Speech segments are joined into sentences of at most this many seconds.
 pub const MAX_SENTENCE_S: f64 = 15.0;
 /// A pause this long (s) ends a sentence.
@@ -285,6 +289,11 @@ pub struct MediaSummary {
     /// Visual tags of frames (part of the frame reading).
     #[serde(default)]
     pub tag_seconds: f64,
+    /// Files converted again with unchanged bytes whose speech and screen units were
+    /// taken over from their earlier analysis (see `crate::stages::Earlier`); they are
+    /// not counted in `files`.
+    #[serde(default)]
+    pub carried: u64,
     /// Whisper's prompt of the profile's names (see [`vocabulary`]): names and tokens
     /// in it, a hash of its text, and the seconds its pre-pass took.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -478,6 +487,23 @@ impl MediaStage {
         (!notes.is_empty()).then(|| notes.join("; "))
     }
 
+    /// Takes the speech and screen units over from an earlier analysis of the same
+    /// bytes (see `crate::stages::Earlier`), dated from `created` as [`MediaStage::apply`]
+    /// dates them.
+    pub fn carry(
+        &self,
+        earlier: &[crate::StoredUnit],
+        created: Option<DateTime<FixedOffset>>,
+        units: &mut Vec<Unit>,
+    ) {
+        units.extend(
+            earlier
+                .iter()
+                .filter_map(|unit| carried_unit(unit, created)),
+        );
+        self.stats.lock().unwrap_or_else(|e| e.into_inner()).carried += 1;
+    }
+
     fn speech_units(
         &self,
         samples: &[f32],
@@ -509,7 +535,7 @@ impl MediaStage {
                 let (start_ms, end_ms) = ((s.start_s * 1000.0) as u64, (s.end_s * 1000.0) as u64);
                 let mut unit = media_unit(start_ms, end_ms, "speech", s.text, created);
                 if let Some(language) = s.language {
-                    unit.fields.insert("language".into(), language);
+                    unit.fields.insert(LANGUAGE_KEY.into(), language);
                 }
                 unit
             })
@@ -602,7 +628,7 @@ impl MediaStage {
                     created,
                 );
                 unit.fields
-                    .insert("frames".into(), (run.last - run.first + 1).to_string());
+                    .insert(FRAMES_KEY.into(), (run.last - run.first + 1).to_string());
                 unit
             })
             .collect())
@@ -629,7 +655,7 @@ impl MediaStage {
                 summary.status = crate::summary::StageStatus::Failed;
                 summary.message = Some(error.clone());
             }
-            (Ok(()), _) if summary.files == 0 => {
+            (Ok(()), _) if summary.files == 0 && summary.carried == 0 => {
                 summary.status = crate::summary::StageStatus::Unused
             }
             (Ok(()), _) => summary.status = crate::summary::StageStatus::Done,
@@ -671,6 +697,27 @@ pub fn clock(ms: u64) -> String {
     } else {
         format!("{}:{:02}", s / 60, s % 60)
     }
+}
+
+/// A speech or screen unit of an earlier analysis, made again as [`media_unit`] makes it;
+/// `None` for the converter's own units.
+fn carried_unit(
+    stored: &crate::StoredUnit,
+    created: Option<DateTime<FixedOffset>>,
+) -> Option<Unit> {
+    let track = stored.fields.get(TRACK_KEY)?.as_str();
+    if stored.kind != UnitKind::Media || !matches!(track, "speech" | "screen") {
+        return None;
+    }
+    let start_ms = stored.locator.t_start_ms?;
+    let end_ms = stored.locator.t_end_ms.unwrap_or(start_ms);
+    let mut unit = media_unit(start_ms, end_ms, track, stored.text.clone(), created);
+    for key in [LANGUAGE_KEY, FRAMES_KEY] {
+        if let Some(value) = stored.fields.get(key) {
+            unit.fields.insert(key.to_string(), value.clone());
+        }
+    }
+    Some(unit)
 }
 
 fn media_unit(

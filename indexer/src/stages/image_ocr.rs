@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use converters::unit::UnitKind;
 use converters::FileType;
 
 use super::{Stage, StageInput};
@@ -139,25 +140,53 @@ impl Stage for ImageOcr {
                 stats.tag_seconds += tag_seconds;
             }
         }
-        let at = units
-            .iter()
-            .position(|u| u.kind() == converters::unit::UnitKind::Image)
-            .unwrap_or(0);
-        let unit = &mut units[at];
         let tags = crate::tags::tags_text(&tags.unwrap_or_default());
-        if !tags.is_empty() {
-            unit.text.push_str("\nShows: ");
-            unit.text.push_str(&tags);
-            unit.fields.insert(TAGS_KEY.to_string(), tags);
-        }
-        let text = frames_text(&frames, mark_pages);
-        if text.is_empty() {
-            return;
-        }
-        unit.text.push_str("\nText in image:\n");
-        unit.text.push_str(&text);
-        unit.fields.insert(OCR_KEY.to_string(), text);
+        attach(units, tags, frames_text(&frames, mark_pages));
     }
+
+    /// Read before by these models: no frame is decoded again.
+    fn holds(&self, earlier: &FileRecord) -> bool {
+        self.models.ocr_available()
+            && earlier.stages.ocr.as_deref() == Some(self.marker_for(&earlier.ext).as_str())
+    }
+
+    fn carry(&self, earlier: &[crate::StoredUnit], converted: &mut Converted) -> bool {
+        let (record, units) = (&mut converted.record, &mut converted.units);
+        record.stages.ocr = Some(self.marker_for(&record.ext));
+        if let Some(unit) = earlier.iter().find(|u| u.kind == UnitKind::Image) {
+            let field = |key: &str| unit.fields.get(key).cloned().unwrap_or_default();
+            attach(units, field(TAGS_KEY), field(OCR_KEY));
+        }
+        self.models
+            .stats
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .carried += 1;
+        true
+    }
+}
+
+/// Appends a picture's tags and text to its image unit (the first unit when none is an
+/// image), as the text and as fields.
+fn attach(units: &mut [converters::Unit], tags: String, text: String) {
+    let at = units
+        .iter()
+        .position(|u| u.kind() == UnitKind::Image)
+        .unwrap_or(0);
+    let Some(unit) = units.get_mut(at) else {
+        return;
+    };
+    if !tags.is_empty() {
+        unit.text.push_str("\nShows: ");
+        unit.text.push_str(&tags);
+        unit.fields.insert(TAGS_KEY.to_string(), tags);
+    }
+    if text.is_empty() {
+        return;
+    }
+    unit.text.push_str("\nText in image:\n");
+    unit.text.push_str(&text);
+    unit.fields.insert(OCR_KEY.to_string(), text);
 }
 
 /// Says what was unusual about a picture's frames.
@@ -215,6 +244,7 @@ mod tests {
             on_disk: None,
             file_type: FileType::Image,
             bytes: Some(&bytes),
+            earlier: None,
         };
         assert!(stage.applies(&stage_input));
         stage.apply(&stage_input, &mut converted);

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use chrono::DateTime;
+use chrono::{DateTime, FixedOffset};
 use converters::FileType;
 
 use super::{Stage, StageInput};
@@ -46,6 +46,25 @@ impl Stage for Media {
         matches!(input.file_type, FileType::Audio | FileType::Video)
             && (input.on_disk.is_some() || input.bytes.is_some())
             && self.media.available()
+    }
+
+    /// An earlier analysis by this run's models that ffmpeg and the models completed:
+    /// a file whose analysis left a note (recorded as damage) is analysed again.
+    fn holds(&self, earlier: &FileRecord) -> bool {
+        self.media.available()
+            && earlier.stages.media.as_deref() == Some(self.media.marker().as_str())
+            && !earlier.extra.contains_key(converters::unit::DAMAGE_KEY)
+    }
+
+    fn carry(&self, earlier: &[crate::StoredUnit], converted: &mut Converted) -> bool {
+        if converted.record.status != FileStatus::Indexed {
+            return false;
+        }
+        let created = created_of(&converted.record);
+        self.media.carry(earlier, created, &mut converted.units);
+        converted.record.stages.media = Some(self.media.marker());
+        tally_units(&mut converted.record, &converted.units);
+        true
     }
 
     fn apply(&self, input: &StageInput<'_>, converted: &mut Converted) {
@@ -94,10 +113,7 @@ fn analyse_media(
     converted: &mut Converted,
 ) {
     let record = &mut converted.record;
-    let created = record
-        .created
-        .as_deref()
-        .and_then(|t| DateTime::parse_from_rfc3339(t).ok());
+    let created = created_of(record);
     let engine = models.and_then(SharedModels::engine);
     let tagger = models.and_then(SharedModels::tagger);
     let note = media.apply(
@@ -121,4 +137,12 @@ fn analyse_media(
             .insert(converters::unit::DAMAGE_KEY.to_string(), damage);
     }
     tally_units(record, &converted.units);
+}
+
+/// The recording's own time, which dates its speech and screen units.
+fn created_of(record: &FileRecord) -> Option<DateTime<FixedOffset>> {
+    record
+        .created
+        .as_deref()
+        .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
 }

@@ -17,15 +17,17 @@ pub mod phases;
 mod places;
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use converters::FileType;
+use index::CommittedUnits;
 
 use crate::converted::Converted;
 use crate::manifest::{FileRecord, FileStatus};
 use crate::media::{MediaStage, MediaSummary};
 use crate::models::{OcrSummary, SharedModels};
 use crate::options::IndexOptions;
+use crate::StoredUnit;
 
 pub use image_ocr::{OCR_KEY, TAGS_KEY};
 pub use page_ocr::OCR_PENDING_KEY;
@@ -38,6 +40,59 @@ pub struct StageInput<'a> {
     pub file_type: FileType,
     /// The file's bytes, for the stages that read them (images).
     pub bytes: Option<&'a [u8]>,
+    /// The same bytes as indexed before, when they were (see [`Earlier`]).
+    pub earlier: Option<&'a Earlier<'a>>,
+}
+
+/// The same bytes at the same path, converted and indexed before: an unchanged file
+/// converted again because its converter has a newer version (or an attachment of it
+/// does, or another stage owes it work). A stage whose work the earlier record holds, as
+/// this run's models would do it ([`Stage::holds`]), takes it over from the earlier
+/// units ([`Stage::carry`]) instead of doing it again: a converter upgrade does not
+/// re-run speech recognition over every recording.
+pub struct Earlier<'a> {
+    pub record: &'a FileRecord,
+    units: &'a CommittedUnits,
+    read: OnceLock<Option<Vec<StoredUnit>>>,
+}
+
+impl<'a> Earlier<'a> {
+    /// The earlier state of a file whose content hash is `hash`, when `record` is an
+    /// indexed conversion (not a Gold import) of the same bytes and type.
+    pub fn of(
+        record: Option<&'a FileRecord>,
+        hash: Option<&str>,
+        file_type: FileType,
+        units: &'a CommittedUnits,
+    ) -> Option<Earlier<'a>> {
+        let record = record.filter(|r| {
+            r.status == FileStatus::Indexed
+                && hash.is_some()
+                && r.hash.as_deref() == hash
+                && r.file_type == Some(file_type)
+                && !crate::gold::is_gold(r)
+        })?;
+        Some(Earlier {
+            record,
+            units,
+            read: OnceLock::new(),
+        })
+    }
+
+    /// The earlier units, read once; `None` when they cannot be read (the stages then
+    /// do their work).
+    pub fn units(&self) -> Option<&[StoredUnit]> {
+        self.read
+            .get_or_init(|| match self.units.units_of_file(&self.record.file_id) {
+                Ok(units) if !units.is_empty() => Some(units),
+                Ok(_) => None,
+                Err(error) => {
+                    tracing::warn!(path = %self.record.path, error = %error, "earlier units not read; stages run again");
+                    None
+                }
+            })
+            .as_deref()
+    }
 }
 
 /// One kind of enrichment.
@@ -54,6 +109,19 @@ pub trait Stage: Send + Sync {
     fn applies(&self, input: &StageInput<'_>) -> bool;
     /// Enriches the file's units and records its marker.
     fn apply(&self, input: &StageInput<'_>, converted: &mut Converted);
+    /// Whether an earlier conversion of the same bytes holds this stage's work as this
+    /// run would do it (same models, complete).
+    fn holds(&self, earlier: &FileRecord) -> bool {
+        let _ = earlier;
+        false
+    }
+    /// Takes this stage's work over from the earlier units of the same bytes and records
+    /// its marker, as [`Stage::apply`] would; returns false, having changed nothing,
+    /// when those units do not hold all of it (then the stage runs).
+    fn carry(&self, earlier: &[StoredUnit], converted: &mut Converted) -> bool {
+        let _ = (earlier, converted);
+        false
+    }
 }
 
 /// The stages of a run, in the order they apply.
@@ -101,10 +169,25 @@ impl Stages {
             && self.stages.iter().any(|stage| stage.owes(record))
     }
 
-    /// Runs every stage that applies to a converted file.
+    /// Runs every stage that applies to a converted file, or carries its work over
+    /// from the earlier conversion of the same bytes.
     pub fn apply(&self, input: &StageInput<'_>, converted: &mut Converted) {
         for stage in &self.stages {
-            if stage.applies(input) {
+            if !stage.applies(input) {
+                continue;
+            }
+            let carried = input
+                .earlier
+                .filter(|earlier| stage.holds(earlier.record))
+                .and_then(Earlier::units)
+                .is_some_and(|units| stage.carry(units, converted));
+            if carried {
+                tracing::trace!(
+                    stage = stage.name(),
+                    path = input.path,
+                    "stage carried over"
+                );
+            } else {
                 tracing::trace!(stage = stage.name(), path = input.path, "stage");
                 stage.apply(input, converted);
             }

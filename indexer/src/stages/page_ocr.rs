@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+use converters::unit::{Unit, UnitKind};
 use converters::FileType;
 
 use super::image_ocr::OCR_KEY;
@@ -55,6 +56,48 @@ impl Stage for PageOcr {
         input.file_type == FileType::Pdf && input.on_disk.is_some()
     }
 
+    /// Every image-only page read by OCR before (none left pending).
+    fn holds(&self, earlier: &FileRecord) -> bool {
+        self.marker().is_some()
+            && earlier.stages.ocr.as_deref() == Some(OCR_MARKER)
+            && earlier.stages.ocr_pending_pages.is_none()
+    }
+
+    /// Only when every image-only page has its earlier OCR text: a page that now has
+    /// no text layer but had one before, or whose reading found nothing, is read.
+    fn carry(&self, earlier: &[crate::StoredUnit], converted: &mut Converted) -> bool {
+        let pages = image_only_pages(&converted.units);
+        if pages.is_empty() || converted.record.status != FileStatus::Indexed {
+            return false;
+        }
+        let mut texts = Vec::with_capacity(pages.len());
+        for &index in &pages {
+            let page = converted.units[index].locator.page;
+            let read = earlier
+                .iter()
+                .find(|u| u.kind == UnitKind::Page && page.is_some() && u.locator.page == page)
+                .and_then(|u| u.fields.get(OCR_KEY));
+            match read {
+                Some(text) => texts.push(text.clone()),
+                None => return false,
+            }
+        }
+        for (index, text) in pages.into_iter().zip(texts) {
+            append_page_text(&mut converted.units[index], text);
+        }
+        let record = &mut converted.record;
+        record.stages.ocr_pending_pages = None;
+        record.stages.ocr = Some(OCR_MARKER.to_string());
+        if let Some(models) = &self.models {
+            models
+                .stats
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .carried += 1;
+        }
+        true
+    }
+
     fn apply(&self, input: &StageInput<'_>, converted: &mut Converted) {
         let Some(pdf) = input.on_disk else { return };
         if converted.record.status == FileStatus::Indexed {
@@ -63,19 +106,31 @@ impl Stage for PageOcr {
     }
 }
 
-/// Renders the PDF's image-only pages (poppler's `pdftoppm`) and appends their OCR text.
-fn read_image_only_pages(models: Option<&SharedModels>, pdf: &Path, converted: &mut Converted) {
-    let pages: Vec<usize> = converted
-        .units
+/// The positions of the pages with (almost) no text layer, at most [`MAX_OCR_PAGES`].
+fn image_only_pages(units: &[Unit]) -> Vec<usize> {
+    units
         .iter()
         .enumerate()
         .filter(|(_, u)| {
-            u.kind() == converters::unit::UnitKind::Page
-                && u.text.trim().chars().count() < IMAGE_ONLY_PAGE_CHARS
+            u.kind() == UnitKind::Page && u.text.trim().chars().count() < IMAGE_ONLY_PAGE_CHARS
         })
         .map(|(i, _)| i)
         .take(MAX_OCR_PAGES)
-        .collect();
+        .collect()
+}
+
+/// Appends a page's OCR text to its unit, as the text and as a field.
+fn append_page_text(unit: &mut Unit, text: String) {
+    if !unit.text.trim().is_empty() {
+        unit.text.push('\n');
+    }
+    unit.text.push_str(&text);
+    unit.fields.insert(OCR_KEY.to_string(), text);
+}
+
+/// Renders the PDF's image-only pages (poppler's `pdftoppm`) and appends their OCR text.
+fn read_image_only_pages(models: Option<&SharedModels>, pdf: &Path, converted: &mut Converted) {
+    let pages = image_only_pages(&converted.units);
     if pages.is_empty() {
         return;
     }
@@ -107,12 +162,7 @@ fn read_image_only_pages(models: Option<&SharedModels>, pdf: &Path, converted: &
         match crate::ocr::OcrEngine::recognize_shared(engine, &image) {
             Ok(lines) if !lines.is_empty() => {
                 lines_total += lines.len() as u64;
-                let text = crate::ocr::lines_text(&lines);
-                if !unit.text.trim().is_empty() {
-                    unit.text.push('\n');
-                }
-                unit.text.push_str(&text);
-                unit.fields.insert(OCR_KEY.to_string(), text);
+                append_page_text(unit, crate::ocr::lines_text(&lines));
             }
             Ok(_) => {}
             Err(error) => problems.push(format!("page {page}: OCR failed: {error}")),
@@ -125,4 +175,93 @@ fn read_image_only_pages(models: Option<&SharedModels>, pdf: &Path, converted: &
     stats.pages += read;
     stats.lines += lines_total;
     stats.seconds += started.elapsed().as_secs_f64();
+}
+
+#[cfg(test)]
+mod tests {
+    use converters::{Locator, Modality};
+
+    use super::*;
+    use crate::StoredUnit;
+
+    fn page(number: u32) -> Locator {
+        Locator {
+            page: Some(number),
+            ..Locator::default()
+        }
+    }
+
+    /// A page of `scan.pdf` as indexed before, with its OCR text when it had one.
+    fn earlier_page(number: u32, text: &str, ocr: Option<&str>) -> StoredUnit {
+        StoredUnit {
+            unit_id: format!("f:{number}"),
+            file_id: "f".into(),
+            path: "scan.pdf".into(),
+            kind: UnitKind::Page,
+            modality: Modality::Document,
+            ext: "pdf".into(),
+            file_type: FileType::Pdf,
+            ordinal: u64::from(number),
+            title: String::new(),
+            text: text.into(),
+            locator: page(number),
+            fields: ocr
+                .map(|text| (OCR_KEY.to_string(), text.to_string()))
+                .into_iter()
+                .collect(),
+            content_time: 0,
+            content_time_text: String::new(),
+        }
+    }
+
+    /// Page 1 has a text layer, pages 2 and 3 are scans.
+    fn converted() -> Converted {
+        let units = vec![
+            Unit::new(UnitKind::Page, page(1), "Quarterly report, typed page"),
+            Unit::new(UnitKind::Page, page(2), ""),
+            Unit::new(UnitKind::Page, page(3), " 3 "),
+        ];
+        Converted {
+            record: crate::convert::base_record("scan.pdf", None, 10, 0, FileType::Pdf, None),
+            units,
+            mtime: crate::convert::mtime_of(0),
+            children: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn scanned_pages_take_their_earlier_text_or_are_read_again() {
+        let stage = PageOcr::new(None);
+        let typed = earlier_page(1, "Quarterly report, typed page", None);
+        let read = [
+            typed.clone(),
+            earlier_page(2, "Invoice 2291 total due", Some("Invoice 2291 total due")),
+            earlier_page(3, "3\nSigned by the tenant", Some("Signed by the tenant")),
+        ];
+        let mut file = converted();
+        assert!(stage.carry(&read, &mut file));
+        let texts: Vec<&str> = file.units.iter().map(|u| u.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Quarterly report, typed page",
+                "Invoice 2291 total due",
+                " 3 \nSigned by the tenant"
+            ]
+        );
+        assert_eq!(file.units[2].fields[OCR_KEY], "Signed by the tenant");
+        assert_eq!(file.record.stages.ocr.as_deref(), Some(OCR_MARKER));
+
+        // Page 3 was not read before (or its reading found nothing): nothing is taken
+        // over, so that the stage reads every scanned page itself.
+        let unread = [typed, read[1].clone(), earlier_page(3, " 3 ", None)];
+        let mut file = converted();
+        assert!(!stage.carry(&unread, &mut file));
+        assert_eq!(file.units, converted().units);
+        assert_eq!(file.record.stages.ocr, None);
+        // Without scanned pages there is nothing to carry.
+        let mut typed_only = converted();
+        typed_only.units.truncate(1);
+        assert!(!stage.carry(&read, &mut typed_only));
+    }
 }

@@ -147,6 +147,7 @@ mod tests {
             on_disk: None,
             file_type: FileType::Image,
             bytes: None,
+            earlier: None,
         }
     }
 

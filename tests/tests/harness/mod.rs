@@ -72,6 +72,23 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Marks indexed files (attachments included) as converted by the version before
+/// their converter's: what a release with a newer converter finds, so the next run
+/// converts them again although their bytes did not change.
+pub fn age_converter(index_dir: &Path, paths: &[&str]) {
+    let layout = index::IndexLayout::new(index_dir);
+    let mut manifest = index::Manifest::open(&layout.manifest_path()).unwrap();
+    let records: Vec<index::FileRecord> = paths
+        .iter()
+        .map(|path| {
+            let mut record = manifest.get(path).unwrap().expect(path);
+            record.converter_version -= 1;
+            record
+        })
+        .collect();
+    manifest.apply(&records, &[]).unwrap();
+}
+
 /// Runs `dentate-index PROFILE --index INDEX --json` and returns the parsed summary.
 pub fn index(profile: &Path, index_dir: &Path) -> Value {
     index_with(profile, index_dir, &[])
