@@ -1129,9 +1129,14 @@ impl StoreWriter for IndexWriter {
                 )
             })
             .collect();
-        Ok(self
-            .manifest_mut()
-            .replace_file_vectors(path, file_id, content_hash, model, &rows)?)
+        Ok(self.manifest_mut().replace_file_vectors(
+            path,
+            file_id,
+            content_hash,
+            model,
+            crate::vector::DEFAULT_TEXT_WINDOWS,
+            &rows,
+        )?)
     }
 }
 
@@ -1281,6 +1286,7 @@ mod tests {
                     &fid,
                     "x",
                     crate::vector::LEGACY_TEXT_MODEL,
+                    crate::vector::DEFAULT_TEXT_WINDOWS,
                     &rows(&fid, i as u64 + 1, 3),
                 )
                 .unwrap();
@@ -1305,11 +1311,19 @@ mod tests {
                     &b,
                     "y",
                     crate::vector::LEGACY_TEXT_MODEL,
+                    crate::vector::DEFAULT_TEXT_WINDOWS,
                     &rows(&b, seed, 4),
                 )
                 .unwrap();
             manifest
-                .replace_file_vectors("c", &c, "y", crate::vector::LEGACY_TEXT_MODEL, &[])
+                .replace_file_vectors(
+                    "c",
+                    &c,
+                    "y",
+                    crate::vector::LEGACY_TEXT_MODEL,
+                    crate::vector::DEFAULT_TEXT_WINDOWS,
+                    &[],
+                )
                 .unwrap();
             manifest
                 .replace_file_vectors(
@@ -1317,6 +1331,7 @@ mod tests {
                     &d,
                     "y",
                     crate::vector::LEGACY_TEXT_MODEL,
+                    crate::vector::DEFAULT_TEXT_WINDOWS,
                     &rows(&d, seed + 1, 2),
                 )
                 .unwrap();

@@ -585,13 +585,15 @@ impl Manifest {
     }
 
     /// Indexed files with units whose vectors are missing, stale, or made by a text
-    /// model other than `model`: `(path, file_id, hash)`.
+    /// model other than `model` or with other than `windows` windows per long text:
+    /// `(path, file_id, hash)`.
     pub fn files_needing_embedding(
         &self,
         model: &str,
+        windows: usize,
     ) -> Result<Vec<(String, String, String)>, IndexError> {
         // The marker's suffix after the content hash (see `vector::embedded_marker`).
-        let suffix = crate::vector::embedded_marker("", model);
+        let suffix = crate::vector::embedded_marker("", model, windows);
         let mut statement = self
             .connection
             .prepare(
@@ -609,15 +611,23 @@ impl Manifest {
     }
 
     /// Indexed files whose text vectors are complete for their current content but were
-    /// made by a text model other than `model` (so a run with `model` embeds them again).
+    /// made by a text model other than `model` (so a run with `model` embeds them again;
+    /// vectors of `model` with other windows do not count).
     pub fn files_embedded_by_other_models(&self, model: &str) -> Result<u64, IndexError> {
-        let suffix = crate::vector::embedded_marker("", model);
+        // `hash@model`, `hash@model+windows…`, and the bare hash of the legacy model.
+        let (bare, windowed) = (
+            format!("@{model}"),
+            format!("@{model}{}", crate::vector::WINDOWS_MARK),
+        );
         self.connection
             .query_row(
                 "SELECT COUNT(*) FROM files WHERE status = 'indexed' AND unit_count > 0 \
-                 AND embedded IS NOT NULL AND embedded != COALESCE(hash, '') || ?1 \
-                 AND (embedded = COALESCE(hash, '') OR embedded LIKE COALESCE(hash, '') || '@%')",
-                [suffix],
+                 AND embedded IS NOT NULL \
+                 AND (embedded = COALESCE(hash, '') OR embedded LIKE COALESCE(hash, '') || '@%') \
+                 AND embedded != COALESCE(hash, '') || ?1 \
+                 AND substr(embedded, 1, length(COALESCE(hash, '') || ?2)) != COALESCE(hash, '') || ?2 \
+                 AND NOT (embedded = COALESCE(hash, '') AND ?3)",
+                params![bare, windowed, model == LEGACY_TEXT_MODEL],
                 |row| row.get::<_, i64>(0),
             )
             .map(|n| n as u64)
@@ -692,6 +702,7 @@ impl Manifest {
         file_id: &str,
         hash: &str,
         model: &str,
+        windows: usize,
         rows: &[(String, String, Vec<u8>)],
     ) -> Result<(), IndexError> {
         let transaction = self.connection.transaction().map_err(IndexError::sql)?;
@@ -714,7 +725,7 @@ impl Manifest {
         transaction
             .execute(
                 "UPDATE files SET embedded = ?2 WHERE path = ?1",
-                params![path, crate::vector::embedded_marker(hash, model)],
+                params![path, crate::vector::embedded_marker(hash, model, windows)],
             )
             .map_err(IndexError::sql)?;
         bump_generation(&transaction, &[file_id])?;
@@ -993,6 +1004,7 @@ fn read_record(row: &Row) -> rusqlite::Result<FileRecord> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vector::DEFAULT_TEXT_WINDOWS;
 
     fn manifest() -> (tempfile::TempDir, Manifest) {
         let dir = tempfile::tempdir().unwrap();
@@ -1036,7 +1048,14 @@ mod tests {
         rows: &[(String, String, Vec<u8>)],
     ) {
         manifest
-            .replace_file_vectors(&record.path, &record.file_id, hash, LEGACY_TEXT_MODEL, rows)
+            .replace_file_vectors(
+                &record.path,
+                &record.file_id,
+                hash,
+                LEGACY_TEXT_MODEL,
+                DEFAULT_TEXT_WINDOWS,
+                rows,
+            )
             .unwrap();
     }
 
@@ -1058,6 +1077,7 @@ mod tests {
                 &old,
                 "h",
                 LEGACY_TEXT_MODEL,
+                DEFAULT_TEXT_WINDOWS,
                 &[(format!("{old}:0"), "t0".into(), vec![7; 8])],
             )
             .unwrap();
@@ -1148,7 +1168,11 @@ mod tests {
         let (_dir, mut manifest) = manifest();
         let fresh = record("b/fresh.pdf", "h1", 2);
         let mut done = record("b/done.pdf", "h2", 1);
-        done.embedded = Some(crate::vector::embedded_marker("h2", LEGACY_TEXT_MODEL));
+        done.embedded = Some(crate::vector::embedded_marker(
+            "h2",
+            LEGACY_TEXT_MODEL,
+            DEFAULT_TEXT_WINDOWS,
+        ));
         let mut stale = record("b/stale.pdf", "h3", 1);
         stale.embedded = Some("old".to_string());
         let empty = record("b/empty.pdf", "h4", 0);
@@ -1162,7 +1186,10 @@ mod tests {
                 &[],
             )
             .unwrap();
-        let need = |m: &Manifest| m.files_needing_embedding(LEGACY_TEXT_MODEL).unwrap();
+        let need = |m: &Manifest| {
+            m.files_needing_embedding(LEGACY_TEXT_MODEL, DEFAULT_TEXT_WINDOWS)
+                .unwrap()
+        };
         // Ordered by path.
         assert_eq!(
             need(&manifest),
@@ -1231,7 +1258,11 @@ mod tests {
         let a = record("a.pdf", "h1", 2);
         manifest.apply(std::slice::from_ref(&a), &[]).unwrap();
         put(&mut manifest, &a, "h1", &[vector("a#1", "t1", 1)]);
-        let listed = |m: &Manifest, model: &str| m.files_needing_embedding(model).unwrap().len();
+        let listed = |m: &Manifest, model: &str| {
+            m.files_needing_embedding(model, DEFAULT_TEXT_WINDOWS)
+                .unwrap()
+                .len()
+        };
         let other = |m: &Manifest, model: &str| m.files_embedded_by_other_models(model).unwrap();
         assert_eq!(listed(&manifest, LEGACY_TEXT_MODEL), 0);
         assert_eq!(other(&manifest, LEGACY_TEXT_MODEL), 0);
@@ -1254,7 +1285,14 @@ mod tests {
         assert_eq!(manifest.vectors_of_file(&a.file_id).unwrap().len(), 1);
 
         manifest
-            .replace_file_vectors(&a.path, &a.file_id, "h1", "m-q8", &[vector("a#1", "t1", 5)])
+            .replace_file_vectors(
+                &a.path,
+                &a.file_id,
+                "h1",
+                "m-q8",
+                DEFAULT_TEXT_WINDOWS,
+                &[vector("a#1", "t1", 5)],
+            )
             .unwrap();
         assert_eq!(
             manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
@@ -1264,6 +1302,39 @@ mod tests {
         assert_eq!(listed(&manifest, LEGACY_TEXT_MODEL), 1);
         assert_eq!(other(&manifest, "m-q8"), 0);
         assert_eq!(other(&manifest, LEGACY_TEXT_MODEL), 1);
+        // A model whose name starts another's is another model.
+        assert_eq!(other(&manifest, "m"), 1);
+        // Other windows: the file is visited again, but not as another model's.
+        let with = |m: &Manifest, windows: usize| {
+            m.files_needing_embedding("m-q8", windows).unwrap().len()
+        };
+        assert_eq!((with(&manifest, 1), with(&manifest, 4)), (1, 1));
+        manifest
+            .replace_file_vectors(
+                &a.path,
+                &a.file_id,
+                "h1",
+                "m-q8",
+                4,
+                &[vector("a#1", "t1", 5)],
+            )
+            .unwrap();
+        assert_eq!(
+            manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
+            Some("h1@m-q8+windows4")
+        );
+        assert_eq!((with(&manifest, 4), listed(&manifest, "m-q8")), (0, 1));
+        assert_eq!(other(&manifest, "m-q8"), 0);
+        manifest
+            .replace_file_vectors(
+                &a.path,
+                &a.file_id,
+                "h1",
+                "m-q8",
+                16,
+                &[vector("a#1", "t1", 5)],
+            )
+            .unwrap();
         // Changed content is stale whatever the model: not counted as another model's.
         let mut changed = manifest.get(&a.path).unwrap().unwrap();
         changed.hash = Some("h2".into());

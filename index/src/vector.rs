@@ -35,14 +35,29 @@ pub const LEGACY_TEXT_MODEL: &str = "all-MiniLM-L6-v2-int8";
 /// (see [`embedded_marker`]).
 pub const WINDOWS_MARK: &str = "+windows";
 
+/// Windows of one long text at most, unless a run says otherwise (`--text-windows`).
+pub const DEFAULT_TEXT_WINDOWS: usize = 16;
+
+/// The mark of text vectors made with at most `windows` windows per text: none for one
+/// (a long text's first window only, as vectors were before windows), [`WINDOWS_MARK`]
+/// for [`DEFAULT_TEXT_WINDOWS`], `+windowsN` otherwise.
+pub fn windows_mark(windows: usize) -> String {
+    match windows {
+        0 | 1 => String::new(),
+        DEFAULT_TEXT_WINDOWS => WINDOWS_MARK.to_string(),
+        n => format!("{WINDOWS_MARK}{n}"),
+    }
+}
+
 /// What a file's `embedded` column holds once its text vectors are complete for
-/// `content_hash` under `model`: `hash@model+windows`. A file whose marker differs is
-/// embedded again, so a model change re-embeds every file on the next run; a file
-/// embedded before long texts had windows (its marker is the bare hash for
-/// [`LEGACY_TEXT_MODEL`], else `hash@model`) is visited again, and only its long texts
-/// go through the model (the others' vectors are reused).
-pub fn embedded_marker(content_hash: &str, model: &str) -> String {
-    format!("{content_hash}@{model}{WINDOWS_MARK}")
+/// `content_hash` under `model` with at most `windows` windows per text:
+/// `hash@model+windows` by default (see [`windows_mark`]). A file whose marker differs
+/// is embedded again, so a model change re-embeds every file on the next run; a file
+/// embedded with other windows (or before long texts had windows: its marker is the bare
+/// hash for [`LEGACY_TEXT_MODEL`], else `hash@model`) is visited again, and only its
+/// long texts go through the model (the others' vectors are reused).
+pub fn embedded_marker(content_hash: &str, model: &str, windows: usize) -> String {
+    format!("{content_hash}@{model}{}", windows_mark(windows))
 }
 
 /// The vectors of some stored vector bytes: one per window of the unit's text (one for
@@ -112,10 +127,13 @@ mod tests {
         assert_eq!(embedding_text("T", "body"), "T\nbody");
         assert_eq!(text_hash("x").len(), 32);
         assert_eq!(
-            embedded_marker("h", LEGACY_TEXT_MODEL),
+            embedded_marker("h", LEGACY_TEXT_MODEL, DEFAULT_TEXT_WINDOWS),
             "h@all-MiniLM-L6-v2-int8+windows"
         );
-        assert_eq!(embedded_marker("h", "m-q8"), "h@m-q8+windows");
+        assert_eq!(embedded_marker("h", "m-q8", 16), "h@m-q8+windows");
+        // One window is what vectors were before windows; other counts are marked.
+        assert_eq!(embedded_marker("h", "m-q8", 1), "h@m-q8");
+        assert_eq!(embedded_marker("h", "m-q8", 4), "h@m-q8+windows4");
     }
 
     #[test]

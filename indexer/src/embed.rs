@@ -148,6 +148,8 @@ pub struct TextEncoder {
     /// the texts: at one text per run a session's intra-op threads idle much of the time.
     models: Vec<TextEmbedding>,
     form: TextModel,
+    /// Windows of one long text at most (see [`crate::windows`]).
+    max_windows: usize,
 }
 
 impl TextEncoder {
@@ -181,7 +183,11 @@ impl TextEncoder {
         } else {
             vec![Self::load_graph(models_dir, threads, form.graph)?]
         };
-        Ok(TextEncoder { models, form })
+        Ok(TextEncoder {
+            models,
+            form,
+            max_windows: crate::windows::MAX_WINDOWS,
+        })
     }
 
     /// The form of the model this encoder runs.
@@ -191,7 +197,18 @@ impl TextEncoder {
 
     /// Splits texts into this model's windows (see [`crate::windows`]).
     pub fn windower(&self) -> crate::windows::Windower {
-        crate::windows::Windower::new(&self.models[0].tokenizer)
+        crate::windows::Windower::new(&self.models[0].tokenizer).with_max_windows(self.max_windows)
+    }
+
+    /// Embeds at most `max_windows` windows of one long text (at least one).
+    pub fn with_max_windows(mut self, max_windows: usize) -> TextEncoder {
+        self.max_windows = max_windows.max(1);
+        self
+    }
+
+    /// Windows of one long text at most.
+    pub fn max_windows(&self) -> usize {
+        self.max_windows
     }
 
     fn load_graph(

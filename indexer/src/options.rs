@@ -26,6 +26,9 @@ pub struct IndexOptions {
     pub models_dir: PathBuf,
     /// Compute dense embeddings (off: lexical only).
     pub embed: bool,
+    /// Windows of one long text at most, each its own vector (see [`crate::windows`]);
+    /// 1 embeds only a long text's first window. A change re-embeds the long texts.
+    pub text_windows: usize,
     /// HippoCamp Gold folder: matched files are indexed from their Gold JSON
     /// instead of being converted (see [`crate::gold`]).
     pub gold_dir: Option<PathBuf>,
@@ -66,6 +69,7 @@ impl IndexOptions {
             writer_memory: 100_000_000,
             models_dir: crate::embed::default_models_dir(),
             embed: true,
+            text_windows: index::vector::DEFAULT_TEXT_WINDOWS,
             gold_dir: None,
             ocr: true,
             media: true,

@@ -30,7 +30,8 @@ struct FileVectors {
 }
 
 /// Computes the missing vectors of every indexed file whose vectors are missing or
-/// stale, reusing vectors of unchanged texts; each file is written in one transaction.
+/// stale, reusing vectors of unchanged texts, with the encoder's windows; each file is
+/// written in one transaction.
 pub fn embed_phase(
     index: &Index,
     fields: &Fields,
@@ -74,9 +75,10 @@ pub fn embed_phase(
         for unit in units {
             let text = embedding_text(&unit.title, &unit.text);
             let hash = text_hash(&text);
-            let windows = windower.window_texts(&text);
-            // Vectors made before long texts had windows hold one vector: not reused.
-            let whole = |bytes: &Vec<u8>| bytes.len() == windows.len() * TEXT_DIM * 4;
+            let texts = windower.window_texts(&text);
+            // Vectors made with other windows (or before long texts had windows) hold
+            // another number of vectors: not reused.
+            let whole = |bytes: &Vec<u8>| bytes.len() == texts.len() * TEXT_DIM * 4;
             let reused = match existing.get(&unit.unit_id) {
                 Some((old_hash, bytes)) if *old_hash == hash && whole(bytes) => Some(bytes.clone()),
                 _ => manifest.vector_for_text(&hash, model)?.filter(whole),
@@ -84,7 +86,7 @@ pub fn embed_phase(
             if reused.is_some() {
                 summary.units_reused += 1;
             } else {
-                file.todo.push((file.rows.len(), windows));
+                file.todo.push((file.rows.len(), texts));
             }
             file.rows.push((unit.unit_id, hash, reused));
         }
@@ -155,6 +157,7 @@ fn flush_group(
             &file.file_id,
             &file.hash,
             encoder.form().name,
+            encoder.max_windows(),
             &rows,
         )?;
         summary.files += 1;

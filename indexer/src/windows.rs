@@ -6,8 +6,10 @@
 //! Windows follow the model's own tokens (the WordPiece tokenizer of the graph, no
 //! truncation): each holds at most [`WINDOW_TOKENS`] of them, starts and ends on a word
 //! boundary, and overlaps the one before by [`WINDOW_OVERLAP`] tokens. At most
-//! [`MAX_WINDOWS`] windows are made; a text too long for them at the normal stride gets
-//! a wider one, so its windows are spread over all of it.
+//! [`MAX_WINDOWS`] windows are made (fewer with [`Windower::with_max_windows`], the
+//! indexer's `--text-windows`); a text too long for them at the normal stride gets a
+//! wider one, so its windows are spread over all of it. With one window, a long text is
+//! its first window only.
 
 use std::ops::Range;
 
@@ -17,13 +19,15 @@ use crate::embed::MAX_TOKENS;
 pub const WINDOW_TOKENS: usize = MAX_TOKENS - 2;
 /// Tokens a window shares with the one before it.
 pub const WINDOW_OVERLAP: usize = 64;
-/// Windows of one text at most (a unit's vector bytes grow by one vector per window).
-pub const MAX_WINDOWS: usize = 16;
+/// Windows of one text at most, by default (a unit's vector bytes grow by one vector
+/// per window).
+pub const MAX_WINDOWS: usize = index::vector::DEFAULT_TEXT_WINDOWS;
 
 /// Splits texts into model windows with the text model's tokenizer.
 #[derive(Clone)]
 pub struct Windower {
     tokenizer: tokenizers::Tokenizer,
+    max_windows: usize,
 }
 
 impl Windower {
@@ -34,7 +38,16 @@ impl Windower {
         tokenizer.with_padding(None);
         // Switching truncation off cannot fail (only a too-short limit can).
         let _ = tokenizer.with_truncation(None);
-        Windower { tokenizer }
+        Windower {
+            tokenizer,
+            max_windows: MAX_WINDOWS,
+        }
+    }
+
+    /// At most `max_windows` windows per text (at least one).
+    pub fn with_max_windows(mut self, max_windows: usize) -> Windower {
+        self.max_windows = max_windows.max(1);
+        self
     }
 
     /// The byte ranges of `text`'s windows, in order: one range over the whole text
@@ -49,7 +62,7 @@ impl Windower {
             return whole(text);
         };
         let offsets: Vec<(usize, usize)> = encoding.get_offsets().to_vec();
-        plan(&offsets, encoding.get_word_ids(), text)
+        plan(&offsets, encoding.get_word_ids(), text, self.max_windows)
     }
 
     /// The texts of `text`'s windows (see [`Windower::windows`]).
@@ -66,9 +79,15 @@ fn whole(text: &str) -> Vec<Range<usize>> {
     std::iter::once(0..text.len()).collect()
 }
 
-/// Windows over tokens with these byte `offsets` and word ids in `text` (see the
-/// module's documentation).
-pub fn plan(offsets: &[(usize, usize)], words: &[Option<u32>], text: &str) -> Vec<Range<usize>> {
+/// At most `max_windows` windows over tokens with these byte `offsets` and word ids in
+/// `text` (see the module's documentation).
+pub fn plan(
+    offsets: &[(usize, usize)],
+    words: &[Option<u32>],
+    text: &str,
+    max_windows: usize,
+) -> Vec<Range<usize>> {
+    let max_windows = max_windows.max(1);
     let n = offsets.len();
     if n <= WINDOW_TOKENS {
         return whole(text);
@@ -79,8 +98,11 @@ pub fn plan(offsets: &[(usize, usize)], words: &[Option<u32>], text: &str) -> Ve
             || words.get(i).copied().flatten().is_none()
             || words.get(i) != words.get(i - 1)
     };
-    let stride =
-        (WINDOW_TOKENS - WINDOW_OVERLAP).max((n - WINDOW_TOKENS).div_ceil(MAX_WINDOWS - 1));
+    let spread = match max_windows {
+        1 => 0,
+        n_windows => (n - WINDOW_TOKENS).div_ceil(n_windows - 1),
+    };
+    let stride = (WINDOW_TOKENS - WINDOW_OVERLAP).max(spread);
     let byte = |at: usize| {
         let mut at = at.min(text.len());
         while !text.is_char_boundary(at) {
@@ -115,7 +137,7 @@ pub fn plan(offsets: &[(usize, usize)], words: &[Option<u32>], text: &str) -> Ve
         if from < to {
             out.push(from..to);
         }
-        if end >= n || out.len() == MAX_WINDOWS {
+        if end >= n || out.len() == max_windows {
             break;
         }
         let mut next = start + stride;
@@ -126,7 +148,7 @@ pub fn plan(offsets: &[(usize, usize)], words: &[Option<u32>], text: &str) -> Ve
         while next < n && !starts_word(next) {
             next += 1;
         }
-        // Past `end` only when the text is too long for MAX_WINDOWS overlapping windows.
+        // Past `end` only when the text is too long for `max_windows` overlapping windows.
         start = next.clamp(start + 1, n - 1);
     }
     out
@@ -155,14 +177,14 @@ mod tests {
     #[test]
     fn a_text_that_fits_is_one_window() {
         let (text, offsets, ids) = words(WINDOW_TOKENS);
-        assert_eq!(plan(&offsets, &ids, &text), whole(&text));
+        assert_eq!(plan(&offsets, &ids, &text, MAX_WINDOWS), whole(&text));
     }
 
     #[test]
     fn long_texts_get_overlapping_windows_that_cover_them() {
         for n in [WINDOW_TOKENS + 1, 600, 1000, 3000] {
             let (text, offsets, ids) = words(n);
-            let windows = plan(&offsets, &ids, &text);
+            let windows = plan(&offsets, &ids, &text, MAX_WINDOWS);
             assert!(windows.len() >= 2, "{n}");
             assert_eq!(windows[0].start, 0);
             assert_eq!(windows.last().unwrap().end, text.len());
@@ -186,9 +208,28 @@ mod tests {
     #[test]
     fn very_long_texts_spread_at_most_max_windows_over_all_of_it() {
         let (text, offsets, ids) = words(20_000);
-        let windows = plan(&offsets, &ids, &text);
+        let windows = plan(&offsets, &ids, &text, MAX_WINDOWS);
         assert_eq!(windows.len(), MAX_WINDOWS);
         assert_eq!(windows.last().unwrap().end, text.len());
+    }
+
+    #[test]
+    fn fewer_windows_spread_wider_and_one_is_the_first() {
+        let (text, offsets, ids) = words(3000);
+        let four = plan(&offsets, &ids, &text, 4);
+        assert_eq!(four.len(), 4);
+        assert_eq!((four[0].start, four[3].end), (0, text.len()));
+        // A text that needs no more windows than allowed gets the same ones.
+        let (short, offsets_short, ids_short) = words(600);
+        assert_eq!(
+            plan(&offsets_short, &ids_short, &short, 4),
+            plan(&offsets_short, &ids_short, &short, MAX_WINDOWS)
+        );
+        // One window: the text's first WINDOW_TOKENS tokens, as vectors were before
+        // windows.
+        let first = plan(&offsets, &ids, &text, 1);
+        assert_eq!(first, vec![0..offsets[WINDOW_TOKENS - 1].1]);
+        assert_eq!(plan(&offsets, &ids, &text, 0), first);
     }
 
     #[test]
@@ -208,7 +249,7 @@ mod tests {
                 ids.push(Some(word));
             }
         }
-        for window in plan(&offsets, &ids, &text) {
+        for window in plan(&offsets, &ids, &text, MAX_WINDOWS) {
             let part = text[window].trim();
             assert!(part.starts_with("abc") && part.ends_with("ghi"), "{part}");
         }
@@ -231,5 +272,7 @@ mod tests {
         assert!(windows.len() >= 8, "{}", windows.len());
         assert!(windows[0].starts_with("Sentence number 0 "));
         assert!(windows.last().unwrap().ends_with("number 399 says little."));
+        let first = encoder.windower().with_max_windows(1).window_texts(&text);
+        assert_eq!(first, windows[..1]);
     }
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use index::Manifest;
 
-use crate::harness::{binary, index, result_paths, write, Daemon};
+use crate::harness::{binary, index, index_with, result_paths, write, Daemon};
 
 fn retrieve(daemon: &Daemon, query: &str, mode: &str) -> Vec<String> {
     let body = serde_json::json!({ "query": query, "top_k": 3, "mode": mode }).to_string();
@@ -283,6 +283,56 @@ fn a_long_unit_is_found_by_a_phrase_from_its_last_window() {
     // A second run reuses every vector, windows and all.
     let again = index(profile.path(), index_dir.path());
     assert_eq!(again["embedding"]["units_embedded"], 0, "{again}");
+    drop(daemon);
+
+    // One window per text: only the long unit is embedded again, as its first window,
+    // and the dog is no longer found by meaning in it; back to the default, the same.
+    let first_only = index_with(profile.path(), index_dir.path(), &["--text-windows", "1"]);
+    let embedding = &first_only["embedding"];
+    assert_eq!(
+        (&embedding["units_embedded"], &embedding["windows_embedded"]),
+        (&1.into(), &1.into()),
+        "{first_only}"
+    );
+    assert_eq!(embedding["units_reused"], 2, "{first_only}");
+    // Not another model's vectors (the count is left out when it is 0).
+    assert_eq!(
+        embedding["files_of_another_model"].as_u64().unwrap_or(0),
+        0,
+        "{first_only}"
+    );
+    let longest = self::vectors(index_dir.path())
+        .iter()
+        .map(|(_, _, v)| v.len())
+        .max()
+        .unwrap();
+    assert_eq!(longest, index::vector::TEXT_DIM);
+    let daemon = Daemon::start(index_dir.path());
+    let (_, reply) = daemon.post("/retrieve", &body);
+    let survey = reply["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["metadata"]["file_path"] == "Notes/survey.md");
+    if let Some(survey) = survey {
+        let cosine = survey["metadata"]["explain"]["dense.cosine"]
+            .as_f64()
+            .unwrap();
+        assert!(
+            (cosine - f64::from(first)).abs() < 0.01,
+            "{cosine} vs {first}: {reply}"
+        );
+    }
+    drop(daemon);
+    let unchanged = index_with(profile.path(), index_dir.path(), &["--text-windows", "1"]);
+    assert_eq!(unchanged["embedding"]["units_embedded"], 0, "{unchanged}");
+    let back = index(profile.path(), index_dir.path());
+    assert_eq!(back["embedding"]["units_embedded"], 1, "{back}");
+    assert_eq!(
+        back["embedding"]["windows_embedded"].as_u64().unwrap(),
+        windows.len() as u64,
+        "{back}"
+    );
 }
 
 fn vectors(index_dir: &std::path::Path) -> Vec<(String, String, Vec<f32>)> {

@@ -42,6 +42,7 @@ pub(crate) fn reload(c: &mut Criterion) {
                 &record.file_id,
                 &hash,
                 index::vector::LEGACY_TEXT_MODEL,
+                index::vector::DEFAULT_TEXT_WINDOWS,
                 &rows,
             )
             .unwrap();

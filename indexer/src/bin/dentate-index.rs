@@ -50,6 +50,14 @@ struct Cli {
     /// Skip dense embeddings (lexical search only).
     #[arg(long)]
     no_embed: bool,
+    /// A text longer than the model's 256 tokens is embedded as overlapping windows, at
+    /// most this many (spread over all of it), so its end is found by meaning too. 1
+    /// embeds its first window only: about half the embedding time on long documents,
+    /// and their later pages found by words alone. A change re-embeds the long texts
+    /// on the next run (the others' vectors are kept).
+    #[arg(long, default_value_t = index::vector::DEFAULT_TEXT_WINDOWS as u64,
+          value_parser = clap::value_parser!(u64).range(1..=64))]
+    text_windows: u64,
     /// Skip OCR of images (and of video frames).
     #[arg(long)]
     no_ocr: bool,
@@ -167,6 +175,7 @@ fn main() -> anyhow::Result<()> {
     options.file_timeout = Duration::from_secs(cli.file_timeout.max(1));
     options.commit_interval = Duration::from_secs(cli.commit_interval);
     options.embed = !cli.no_embed;
+    options.text_windows = cli.text_windows as usize;
     options.ocr = !cli.no_ocr;
     options.media = !cli.no_media;
     options.asr = indexer::media::AsrModel::parse(&cli.asr).unwrap_or_default();

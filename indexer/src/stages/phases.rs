@@ -93,7 +93,8 @@ impl VectorPhase for TextVectors {
             Some(models_dir) => {
                 let started = Instant::now();
                 manifest.delete_orphan_vectors()?;
-                let needed = manifest.files_needing_embedding(form.name)?;
+                let windows = self.options.text_windows;
+                let needed = manifest.files_needing_embedding(form.name, windows)?;
                 let of_another_model = manifest.files_embedded_by_other_models(form.name)?;
                 let mut embedding = if needed.is_empty() {
                     // Nothing to embed: do not even load the model.
@@ -104,11 +105,11 @@ impl VectorPhase for TextVectors {
                 } else {
                     let threads = self.options.threads;
                     match crate::embed::TextEncoder::load_model(models_dir, form, threads) {
-                        Ok(mut encoder) => crate::vectors::embed_phase(
+                        Ok(encoder) => crate::vectors::embed_phase(
                             context.index,
                             context.fields,
                             manifest,
-                            &mut encoder,
+                            &mut encoder.with_max_windows(windows),
                             needed,
                             context.progress,
                             &|| self.options.stop_requested(),
