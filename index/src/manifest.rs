@@ -1284,19 +1284,22 @@ mod tests {
         );
         assert_eq!(manifest.vectors_of_file(&a.file_id).unwrap().len(), 1);
 
-        manifest
-            .replace_file_vectors(
+        // The file embedded by "m-q8" with at most `windows` windows: its marker.
+        let embed = |m: &mut Manifest, windows: usize| {
+            m.replace_file_vectors(
                 &a.path,
                 &a.file_id,
                 "h1",
                 "m-q8",
-                DEFAULT_TEXT_WINDOWS,
+                windows,
                 &[vector("a#1", "t1", 5)],
             )
             .unwrap();
+            m.get(&a.path).unwrap().unwrap().embedded.unwrap()
+        };
         assert_eq!(
-            manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
-            Some("h1@m-q8+windows")
+            embed(&mut manifest, DEFAULT_TEXT_WINDOWS),
+            "h1@m-q8+windows"
         );
         assert_eq!(listed(&manifest, "m-q8"), 0);
         assert_eq!(listed(&manifest, LEGACY_TEXT_MODEL), 1);
@@ -1309,32 +1312,10 @@ mod tests {
             m.files_needing_embedding("m-q8", windows).unwrap().len()
         };
         assert_eq!((with(&manifest, 1), with(&manifest, 4)), (1, 1));
-        manifest
-            .replace_file_vectors(
-                &a.path,
-                &a.file_id,
-                "h1",
-                "m-q8",
-                4,
-                &[vector("a#1", "t1", 5)],
-            )
-            .unwrap();
-        assert_eq!(
-            manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
-            Some("h1@m-q8+windows4")
-        );
+        assert_eq!(embed(&mut manifest, 4), "h1@m-q8+windows4");
         assert_eq!((with(&manifest, 4), listed(&manifest, "m-q8")), (0, 1));
         assert_eq!(other(&manifest, "m-q8"), 0);
-        manifest
-            .replace_file_vectors(
-                &a.path,
-                &a.file_id,
-                "h1",
-                "m-q8",
-                16,
-                &[vector("a#1", "t1", 5)],
-            )
-            .unwrap();
+        embed(&mut manifest, DEFAULT_TEXT_WINDOWS);
         // Changed content is stale whatever the model: not counted as another model's.
         let mut changed = manifest.get(&a.path).unwrap().unwrap();
         changed.hash = Some("h2".into());
