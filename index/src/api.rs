@@ -337,7 +337,7 @@ pub trait SearchSnapshot {
     /// The window of a unit's text (see `indexer::windows`) whose vector scored it in
     /// this snapshot's text-vector searches, when that was not the first; `None` when
     /// the first window scored or the backend does not say (Qdrant's MaxSim does not).
-    fn text_window(&self, key: UnitKey) -> Option<usize> {
+    fn text_window(&self, key: UnitKey) -> Option<(usize, usize)> {
         let _ = key;
         None
     }

@@ -193,6 +193,9 @@ pub struct TextHit {
     /// The window of the unit's text that scored (0 for a text the model saw whole; see
     /// `indexer::windows`).
     pub window: usize,
+    /// How many windows the unit's vector holds (the indexer's `--text-windows` may
+    /// have spread fewer over a long text than the default).
+    pub windows: usize,
 }
 
 /// Text vectors beyond this many are held as int8 (a quarter of the memory, a quarter of
@@ -670,6 +673,7 @@ impl ExactStore {
                 text_hash: self.text_hashes.get(unit).to_string(),
                 score,
                 window,
+                windows: self.rows_of(unit).len(),
             })
             .collect()
     }
@@ -714,9 +718,11 @@ pub fn rescore(
 ) -> Vec<TextHit> {
     for hit in &mut hits {
         let windows = exact(&hit.unit_id).filter(|v| v.len() % query.len().max(1) == 0);
-        if let Some((score, window)) = windows.and_then(|w| best_window(query, &w, dot)) {
+        let Some(windows) = windows else { continue };
+        if let Some((score, window)) = best_window(query, &windows, dot) {
             hit.score = score;
             hit.window = window;
+            hit.windows = windows.len() / query.len();
         }
     }
     hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.unit_id.cmp(&b.unit_id)));
@@ -1212,6 +1218,7 @@ mod tests {
             text_hash: "h1".into(),
             score: 0.0,
             window: 0,
+            windows: 1,
         }];
         let rescored = rescore(hits, &query, 1, |_| Some(long.clone()));
         assert_eq!(rescored[0].window, 2);

@@ -209,8 +209,9 @@ impl SearchBackend for EmbeddedBackend {
 struct EmbeddedSnapshot<'a> {
     backend: &'a EmbeddedBackend,
     searcher: Searcher,
-    /// The scoring window of units found by a text-vector search, where not the first.
-    windows: std::sync::Mutex<HashMap<UnitKey, usize>>,
+    /// The scoring window of units found by a text-vector search, where not the first,
+    /// and how many windows the unit has.
+    windows: std::sync::Mutex<HashMap<UnitKey, (usize, usize)>>,
 }
 
 impl EmbeddedSnapshot<'_> {
@@ -311,7 +312,7 @@ impl SearchSnapshot for EmbeddedSnapshot<'_> {
                     .map(|(address, hit)| {
                         let key = key_of(address);
                         if hit.window > 0 {
-                            windows.insert(key, hit.window);
+                            windows.insert(key, (hit.window, hit.windows));
                         }
                         (key, hit.score)
                     })
@@ -325,7 +326,7 @@ impl SearchSnapshot for EmbeddedSnapshot<'_> {
         })
     }
 
-    fn text_window(&self, key: UnitKey) -> Option<usize> {
+    fn text_window(&self, key: UnitKey) -> Option<(usize, usize)> {
         let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
         windows.get(&key).copied()
     }

@@ -280,7 +280,7 @@ impl Converter<'_> {
         let earlier = self.earlier.as_ref().and_then(|earlier| {
             Earlier::of(
                 earlier.records.get(path),
-                converted.record.hash.as_deref(),
+                (converted.record.hash.as_deref(), size, mtime_ns),
                 file_type,
                 earlier.units,
             )

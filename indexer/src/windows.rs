@@ -53,6 +53,13 @@ impl Windower {
     /// The byte ranges of `text`'s windows, in order: one range over the whole text
     /// when it fits the model (or cannot be tokenised).
     pub fn windows(&self, text: &str) -> Vec<Range<usize>> {
+        self.windows_upto(text, self.max_windows)
+    }
+
+    /// [`Windower::windows`] with at most `max_windows` windows: a text embedded as `n`
+    /// windows has the same `n` windows again with `max_windows` `n`, whether or not they
+    /// were spread wider.
+    pub fn windows_upto(&self, text: &str, max_windows: usize) -> Vec<Range<usize>> {
         // A token covers at least one character: a text of no more characters than a
         // window holds needs no tokenising.
         if text.len() <= WINDOW_TOKENS || text.chars().count() <= WINDOW_TOKENS {
@@ -62,7 +69,7 @@ impl Windower {
             return whole(text);
         };
         let offsets: Vec<(usize, usize)> = encoding.get_offsets().to_vec();
-        plan(&offsets, encoding.get_word_ids(), text, self.max_windows)
+        plan(&offsets, encoding.get_word_ids(), text, max_windows)
     }
 
     /// The texts of `text`'s windows (see [`Windower::windows`]).
@@ -230,6 +237,13 @@ mod tests {
         let first = plan(&offsets, &ids, &text, 1);
         assert_eq!(first, vec![0..offsets[WINDOW_TOKENS - 1].1]);
         assert_eq!(plan(&offsets, &ids, &text, 0), first);
+        // A text's windows are found again from their number (the daemon's snippets).
+        for (text, offsets, ids) in [words(600), words(3000)] {
+            for most in [1, 2, 4, MAX_WINDOWS] {
+                let made = plan(&offsets, &ids, &text, most);
+                assert_eq!(plan(&offsets, &ids, &text, made.len()), made, "{most}");
+            }
+        }
     }
 
     #[test]

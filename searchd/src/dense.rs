@@ -155,13 +155,25 @@ impl Dense {
         }
     }
 
-    /// Where window `window` of a unit's text starts (in bytes of `text`, the unit's
-    /// text; windows are made over the title and the text, see
+    /// Where window `window` of the `windows` of a unit's text starts (in bytes of
+    /// `text`, the unit's text; windows are made over the title and the text, see
     /// `index::vector::embedding_text`), `None` when the text has no such window.
-    pub fn window_start(&self, title: &str, text: &str, window: usize) -> Option<usize> {
+    /// A text's windows at most `windows` are the ones it was embedded as, whatever the
+    /// indexer's `--text-windows` was.
+    pub fn window_start(
+        &self,
+        title: &str,
+        text: &str,
+        window: usize,
+        windows: usize,
+    ) -> Option<usize> {
         let embedded = index::vector::embedding_text(title, text);
         let skipped = embedded.len() - text.len();
-        let range = self.windower.windows(&embedded).into_iter().nth(window)?;
+        let range = self
+            .windower
+            .windows_upto(&embedded, windows)
+            .into_iter()
+            .nth(window)?;
         Some(range.start.saturating_sub(skipped)).filter(|&at| at > 0 && at < text.len())
     }
 

@@ -574,9 +574,9 @@ impl Engine {
                 // No highlighted fragment: the window whose vector found the unit (its
                 // text is only tokenised then).
                 let window = || {
-                    let window = snapshot.text_window(key)?;
+                    let (window, windows) = snapshot.text_window(key)?;
                     let dense = self.dense.as_ref()?;
-                    dense.window_start(&unit.title, &unit.text, window)
+                    dense.window_start(&unit.title, &unit.text, window, windows)
                 };
                 snippet_in(snippets, &unit.text, window)
             }

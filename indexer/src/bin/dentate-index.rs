@@ -525,6 +525,13 @@ fn write_summary(out: &mut impl std::io::Write, summary: &RunSummary) -> std::io
             ocr.message.as_deref().unwrap_or("no reason given")
         )?,
     }
+    if ocr.carried > 0 {
+        writeln!(
+            out,
+            "ocr: {} files converted again kept their earlier text (same bytes, same models)",
+            ocr.carried
+        )?;
+    }
     let clip = &summary.clip;
     match clip.status {
         StageStatus::Done => writeln!(
@@ -561,6 +568,9 @@ fn write_summary(out: &mut impl std::io::Write, summary: &RunSummary) -> std::io
             "media {status}: {}",
             media.message.as_deref().unwrap_or("no reason given")
         )?,
+    }
+    if media.carried > 0 {
+        writeln!(out, "media: {} files converted again kept their earlier speech and screen text (same bytes, same models)", media.carried)?;
     }
     if let Some(prompt) = &media.prompt {
         writeln!(

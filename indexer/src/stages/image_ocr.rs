@@ -151,12 +151,13 @@ impl Stage for ImageOcr {
     }
 
     fn carry(&self, earlier: &[crate::StoredUnit], converted: &mut Converted) -> bool {
+        let Some(unit) = earlier.iter().find(|u| u.kind == UnitKind::Image) else {
+            return false;
+        };
         let (record, units) = (&mut converted.record, &mut converted.units);
         record.stages.ocr = Some(self.marker_for(&record.ext));
-        if let Some(unit) = earlier.iter().find(|u| u.kind == UnitKind::Image) {
-            let field = |key: &str| unit.fields.get(key).cloned().unwrap_or_default();
-            attach(units, field(TAGS_KEY), field(OCR_KEY));
-        }
+        let field = |key: &str| unit.fields.get(key).cloned().unwrap_or_default();
+        attach(units, field(TAGS_KEY), field(OCR_KEY));
         self.models
             .stats
             .lock()

@@ -60,6 +60,19 @@ impl Stage for Media {
         if converted.record.status != FileStatus::Indexed {
             return false;
         }
+        // The media marker does not say whether frames were read (OCR off, or no models):
+        // a video carries only when they are now and its earlier units have screen text.
+        let video = converted.record.file_type == Some(FileType::Video);
+        let screen = |unit: &crate::StoredUnit| {
+            unit.fields.get(crate::media::TRACK_KEY).map(String::as_str) == Some("screen")
+        };
+        let frames_read_now = self
+            .models
+            .as_deref()
+            .is_some_and(SharedModels::ocr_available);
+        if video && !(frames_read_now && earlier.iter().any(screen)) {
+            return false;
+        }
         let created = created_of(&converted.record);
         self.media.carry(earlier, created, &mut converted.units);
         converted.record.stages.media = Some(self.media.marker());

@@ -58,10 +58,12 @@ pub struct Earlier<'a> {
 
 impl<'a> Earlier<'a> {
     /// The earlier state of a file whose content hash is `hash`, when `record` is an
-    /// indexed conversion (not a Gold import) of the same bytes and type.
+    /// indexed conversion (not a Gold import) of the same bytes and type. The hash of
+    /// an audio or video file covers its head only: its size and modification time
+    /// must be the same too.
     pub fn of(
         record: Option<&'a FileRecord>,
-        hash: Option<&str>,
+        (hash, size, mtime_ns): (Option<&str>, u64, i64),
         file_type: FileType,
         units: &'a CommittedUnits,
     ) -> Option<Earlier<'a>> {
@@ -70,6 +72,7 @@ impl<'a> Earlier<'a> {
                 && hash.is_some()
                 && r.hash.as_deref() == hash
                 && r.file_type == Some(file_type)
+                && (file_type.needs_full_content() || (r.size, r.mtime_ns) == (size, mtime_ns))
                 && !crate::gold::is_gold(r)
         })?;
         Some(Earlier {
