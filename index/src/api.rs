@@ -354,6 +354,11 @@ pub trait SearchSnapshot {
     }
     /// A unit by id (`file_id:ordinal`), if this snapshot holds it.
     fn unit_by_id(&self, unit_id: &str) -> Result<Option<StoredUnit>, StoreError>;
+    /// Units by id, in the order asked (`None` where this snapshot holds none); a
+    /// backend that pays per request (Qdrant) reads them in one.
+    fn units_by_id(&self, unit_ids: &[String]) -> Result<Vec<Option<StoredUnit>>, StoreError> {
+        unit_ids.iter().map(|id| self.unit_by_id(id)).collect()
+    }
     /// The request's text terms with a highlighting weight (rarer terms higher).
     fn highlight_terms(
         &self,

@@ -596,6 +596,26 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
         }
     }
 
+    /// One request for all of them.
+    fn units_by_id(&self, unit_ids: &[String]) -> Result<Vec<Option<StoredUnit>>, StoreError> {
+        let ids: Vec<_> = unit_ids
+            .iter()
+            .filter_map(|id| payload::unit_point_id_of(self.profile(), id))
+            .collect();
+        if ids.is_empty() {
+            return Ok(vec![None; unit_ids.len()]);
+        }
+        let points = self
+            .backend
+            .block_on(self.backend.get(ids, "reading units"))?;
+        let mut found = HashMap::with_capacity(points.len());
+        for point in &points {
+            let unit = payload::unit_from_payload(&point.payload)?;
+            found.insert(unit.unit_id.clone(), unit);
+        }
+        Ok(unit_ids.iter().map(|id| found.get(id).cloned()).collect())
+    }
+
     /// Every text term with weight 1 (Qdrant does not expose document frequencies).
     fn highlight_terms(
         &self,

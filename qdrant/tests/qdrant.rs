@@ -613,6 +613,14 @@ fn sync_search_and_converge() {
     );
     assert!(snapshot.unit_by_id("nothing:0").unwrap().is_none());
     assert!(snapshot.unit_by_id("malformed").unwrap().is_none());
+    // Several at once (one request), in the order asked.
+    let asked: Vec<String> = [&target.unit_id, "nothing:0", "malformed", &target.unit_id]
+        .map(str::to_string)
+        .to_vec();
+    assert_eq!(
+        snapshot.units_by_id(&asked).unwrap(),
+        [Some(target.clone()), None, None, Some(target.clone())]
+    );
     let terms = snapshot
         .highlight_terms(&text_request("lemon cake"))
         .unwrap();

@@ -1001,24 +1001,24 @@ fn neighbours(
         .collect();
     wanted.sort_unstable();
     wanted.dedup();
-    let mut out = Vec::new();
-    for ordinal in wanted {
-        let unit_id = format!("{file_id}:{ordinal}");
-        if exclude.contains(&unit_id) {
-            continue;
-        }
-        // None: before the first or after the last unit.
-        if let Some(unit) = snapshot.unit_by_id(&unit_id)? {
-            out.push(UnitHit {
-                snippet: html_escape(&truncate_chars(&unit.text, SNIPPET_CHARS)),
-                unit,
-                score: 0.0,
-                signals: BTreeMap::new(),
-                is_context: true,
-            });
-        }
-    }
-    Ok(out)
+    let unit_ids: Vec<String> = wanted
+        .into_iter()
+        .map(|ordinal| format!("{file_id}:{ordinal}"))
+        .filter(|unit_id| !exclude.contains(unit_id))
+        .collect();
+    // None: before the first or after the last unit.
+    Ok(snapshot
+        .units_by_id(&unit_ids)?
+        .into_iter()
+        .flatten()
+        .map(|unit| UnitHit {
+            snippet: html_escape(&truncate_chars(&unit.text, SNIPPET_CHARS)),
+            unit,
+            score: 0.0,
+            signals: BTreeMap::new(),
+            is_context: true,
+        })
+        .collect())
 }
 
 /// What [`record_kinds`] looks at: a file's ranked unit scores (best first) and the
@@ -1052,15 +1052,19 @@ fn record_kinds(
     {
         return none;
     }
-    // The gathered units are a log's last.
-    let mut kinds = Vec::new();
-    for ordinal in (0..=last).rev().take(converters::MAX_GATHERED_UNITS) {
-        match snapshot.unit_by_id(&format!("{}:{ordinal}", file.file_id))? {
+    // The gathered units are a log's last: its last units, read at once, from the
+    // first gathered one that runs to the end.
+    let first = last.saturating_sub(converters::MAX_GATHERED_UNITS as u64 - 1);
+    let unit_ids: Vec<String> = (first..=last)
+        .map(|ordinal| format!("{}:{ordinal}", file.file_id))
+        .collect();
+    let mut kinds: Vec<StoredUnit> = Vec::new();
+    for unit in snapshot.units_by_id(&unit_ids)? {
+        match unit {
             Some(unit) if gathered(&unit) => kinds.push(unit),
-            _ => break,
+            _ => kinds.clear(),
         }
     }
-    kinds.reverse();
     let texts: Vec<&str> = kinds.iter().map(|unit| unit.text.as_str()).collect();
     let terms = match terms {
         Some(terms) => terms,
