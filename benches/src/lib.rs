@@ -534,6 +534,8 @@ pub fn build_unit_corpus(
                 &record.file_id,
                 record.hash.as_deref().unwrap(),
                 index::vector::LEGACY_TEXT_MODEL,
+                // One vector per unit, as `--text-windows 1` embeds.
+                1,
                 &rows,
             )?;
         }

@@ -123,7 +123,8 @@ pub enum StoreError {
     Backend(String),
 }
 
-/// One file's text vectors: `(unit_id, text_hash, vector)`.
+/// One file's text vectors: `(unit_id, text_hash, vector)`; a vector holds one
+/// [`crate::vector::TEXT_DIM`]-long vector per window of the unit's text, end to end.
 pub type UnitVectors = [(String, String, Vec<f32>)];
 
 /// Writing files into a backend. Nothing written is visible (or recorded as done)
@@ -142,14 +143,17 @@ pub trait StoreWriter: Send {
     fn delete_file(&mut self, file_id: &str, forget: Option<String>) -> Result<(), StoreError>;
     /// Makes everything since the last commit durable and visible, units first.
     fn commit(&mut self) -> Result<(), StoreError>;
-    /// Replaces one file's text vectors, all made by the text model `model`, marking
-    /// them computed for `content_hash` (durable on return).
+    /// Replaces one file's text vectors, all made by the text model `model` with at most
+    /// `windows` windows per text (`dentate-index --text-windows`), marking them computed
+    /// for `content_hash` by that model and windows (durable on return): a run with
+    /// another model or number of windows embeds the file again.
     fn put_text_vectors(
         &mut self,
         path: &str,
         file_id: &str,
         content_hash: &str,
         model: &str,
+        windows: usize,
         vectors: &UnitVectors,
     ) -> Result<(), StoreError>;
 }

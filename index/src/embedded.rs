@@ -1123,6 +1123,7 @@ impl StoreWriter for IndexWriter {
         file_id: &str,
         content_hash: &str,
         model: &str,
+        windows: usize,
         vectors: &UnitVectors,
     ) -> Result<(), StoreError> {
         let rows: Vec<(String, String, Vec<u8>)> = vectors
@@ -1140,7 +1141,7 @@ impl StoreWriter for IndexWriter {
             file_id,
             content_hash,
             model,
-            crate::vector::DEFAULT_TEXT_WINDOWS,
+            windows,
             &rows,
         )?)
     }
@@ -1666,6 +1667,30 @@ mod tests {
     /// A small index written through the storage boundary: the tantivy filter and the
     /// reference meaning agree, and vector search honours filters and staleness.
     #[test]
+    fn text_vectors_are_marked_with_the_windows_they_were_cut_into() {
+        let profile = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let layout = crate::store::IndexLayout::new(dir.path());
+        let mut writer = IndexWriter::open(&layout, profile.path(), 1, 15_000_000).unwrap();
+        let path = "Documents/notes.txt";
+        let mtime = DateTime::parse_from_rfc3339("2024-04-01T10:00:00+00:00").unwrap();
+        let mut file = record(path, "text", "txt");
+        file.hash = Some("h1".into());
+        let unit = Unit::new(UnitKind::Span, Locator::default(), "a note");
+        StoreWriter::add_file(&mut writer, file, &[unit], mtime).unwrap();
+        StoreWriter::commit(&mut writer).unwrap();
+        let id = file_id_for(path);
+        let rows = [(format!("{id}:0"), text_hash("a note"), hot(TEXT_DIM, 0))];
+        for (windows, marker) in [(1, "h1@m"), (4, "h1@m+windows4"), (16, "h1@m+windows")] {
+            writer
+                .put_text_vectors(path, &id, "h1", "m", windows, &rows)
+                .unwrap();
+            let record = writer.manifest_mut().get(path).unwrap().unwrap();
+            assert_eq!(record.embedded.as_deref(), Some(marker), "{windows}");
+        }
+    }
+
+    #[test]
     fn embedded_backend_agrees_with_the_filter_reference() {
         let profile = tempfile::tempdir().unwrap();
         let dir = tempfile::tempdir().unwrap();
@@ -1715,6 +1740,7 @@ mod tests {
                     &id,
                     &format!("hash-{path}"),
                     crate::vector::LEGACY_TEXT_MODEL,
+                    crate::vector::DEFAULT_TEXT_WINDOWS,
                     &[(format!("{id}:0"), hash, vector)],
                 )
                 .unwrap();

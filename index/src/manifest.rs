@@ -675,18 +675,21 @@ impl Manifest {
         Ok(rows)
     }
 
-    /// Any stored vector that `model` computed from text with this hash (to avoid
-    /// re-embedding).
+    /// Any stored vector of `bytes` bytes that `model` computed from text with this hash
+    /// (to avoid re-embedding). The length tells the number of windows: a vector of the
+    /// same text cut into other windows (another `--text-windows`) is passed over, not
+    /// taken for the only one.
     pub fn vector_for_text(
         &self,
         text_hash: &str,
         model: &str,
+        bytes: usize,
     ) -> Result<Option<Vec<u8>>, IndexError> {
         self.connection
             .query_row(
                 "SELECT vector FROM vectors WHERE text_hash = ?1 \
-                 AND COALESCE(model, ?3) = ?2 LIMIT 1",
-                params![text_hash, model, LEGACY_TEXT_MODEL],
+                 AND COALESCE(model, ?3) = ?2 AND length(vector) = ?4 LIMIT 1",
+                params![text_hash, model, LEGACY_TEXT_MODEL, bytes as i64],
                 |row| row.get(0),
             )
             .optional()
@@ -1222,15 +1225,21 @@ mod tests {
             Some("h1@all-MiniLM-L6-v2-int8+windows")
         );
         assert_eq!(
-            manifest.vector_for_text("t2", LEGACY_TEXT_MODEL).unwrap(),
+            manifest
+                .vector_for_text("t2", LEGACY_TEXT_MODEL, 8)
+                .unwrap(),
             Some(vec![2; 8])
         );
         assert_eq!(
-            manifest.vector_for_text("t3", LEGACY_TEXT_MODEL).unwrap(),
+            manifest
+                .vector_for_text("t3", LEGACY_TEXT_MODEL, 8)
+                .unwrap(),
             Some(vec![3; 8])
         );
         assert_eq!(
-            manifest.vector_for_text("nope", LEGACY_TEXT_MODEL).unwrap(),
+            manifest
+                .vector_for_text("nope", LEGACY_TEXT_MODEL, 8)
+                .unwrap(),
             None
         );
 
@@ -1240,7 +1249,9 @@ mod tests {
         assert_eq!(of_a.len(), 1);
         assert_eq!(of_a["a#1"], ("t4".to_string(), vec![4; 8]));
         assert_eq!(
-            manifest.vector_for_text("t2", LEGACY_TEXT_MODEL).unwrap(),
+            manifest
+                .vector_for_text("t2", LEGACY_TEXT_MODEL, 8)
+                .unwrap(),
             None
         );
         assert_eq!(manifest.vectors_of_file(&b.file_id).unwrap().len(), 1);
@@ -1270,7 +1281,7 @@ mod tests {
         // Another model: the file is embedded again, and the legacy vector is not reused
         // (though it stays readable, and searchable, until it is replaced).
         assert_eq!(listed(&manifest, "m-q8"), 1);
-        assert_eq!(manifest.vector_for_text("t1", "m-q8").unwrap(), None);
+        assert_eq!(manifest.vector_for_text("t1", "m-q8", 8).unwrap(), None);
         assert!(manifest
             .vectors_of_file_by(&a.file_id, "m-q8")
             .unwrap()
@@ -1323,13 +1334,34 @@ mod tests {
         assert_eq!(other(&manifest, LEGACY_TEXT_MODEL), 0);
         assert_eq!(listed(&manifest, "m-q8"), 1);
         assert_eq!(
-            manifest.vector_for_text("t1", "m-q8").unwrap(),
+            manifest.vector_for_text("t1", "m-q8", 8).unwrap(),
             Some(vec![5; 8])
         );
         assert_eq!(
-            manifest.vector_for_text("t1", LEGACY_TEXT_MODEL).unwrap(),
+            manifest
+                .vector_for_text("t1", LEGACY_TEXT_MODEL, 8)
+                .unwrap(),
             None
         );
+    }
+
+    #[test]
+    fn a_text_is_reused_only_from_a_vector_of_as_many_windows() {
+        let (_dir, mut manifest) = manifest();
+        let a = record("a.pdf", "h1", 1);
+        let b = record("b.pdf", "h2", 1);
+        manifest.apply(&[a.clone(), b.clone()], &[]).unwrap();
+        // The same text, embedded as one window in `a` and as two in `b`.
+        manifest
+            .replace_file_vectors(&a.path, &a.file_id, "h1", "m", 1, &[vector("a#1", "t", 1)])
+            .unwrap();
+        let two = ("b#1".to_string(), "t".to_string(), vec![2; 16]);
+        manifest
+            .replace_file_vectors(&b.path, &b.file_id, "h2", "m", 2, &[two])
+            .unwrap();
+        for (bytes, found) in [(8, Some(vec![1; 8])), (16, Some(vec![2; 16])), (24, None)] {
+            assert_eq!(manifest.vector_for_text("t", "m", bytes).unwrap(), found);
+        }
     }
 
     #[test]
@@ -1347,10 +1379,12 @@ mod tests {
         }
         let manifest = Manifest::open(&path).unwrap();
         assert_eq!(
-            manifest.vector_for_text("t1", LEGACY_TEXT_MODEL).unwrap(),
+            manifest
+                .vector_for_text("t1", LEGACY_TEXT_MODEL, 2)
+                .unwrap(),
             Some(vec![1, 2])
         );
-        assert_eq!(manifest.vector_for_text("t1", "m-q8").unwrap(), None);
+        assert_eq!(manifest.vector_for_text("t1", "m-q8", 8).unwrap(), None);
         drop(manifest);
         // Opening again finds the column and leaves it.
         Manifest::open(&path).unwrap();

@@ -78,10 +78,12 @@ pub fn embed_phase(
             let texts = windower.window_texts(&text);
             // Vectors made with other windows (or before long texts had windows) hold
             // another number of vectors: not reused.
-            let whole = |bytes: &Vec<u8>| bytes.len() == texts.len() * TEXT_DIM * 4;
+            let length = texts.len() * TEXT_DIM * 4;
             let reused = match existing.get(&unit.unit_id) {
-                Some((old_hash, bytes)) if *old_hash == hash && whole(bytes) => Some(bytes.clone()),
-                _ => manifest.vector_for_text(&hash, model)?.filter(whole),
+                Some((old_hash, bytes)) if *old_hash == hash && bytes.len() == length => {
+                    Some(bytes.clone())
+                }
+                _ => manifest.vector_for_text(&hash, model, length)?,
             };
             if reused.is_some() {
                 summary.units_reused += 1;

@@ -235,6 +235,7 @@ fn put_vectors(writer: &mut IndexWriter, handle: &IndexHandle, record: &FileReco
             &record.file_id,
             record.hash.as_deref().unwrap(),
             index::vector::LEGACY_TEXT_MODEL,
+            index::vector::DEFAULT_TEXT_WINDOWS,
             &rows,
         )
         .unwrap();
