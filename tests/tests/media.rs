@@ -184,21 +184,32 @@ fn speech_and_screen_text_are_found_with_times() {
     assert_eq!(heard(&daemon), heard_first);
     drop(daemon);
 
+    // A run with OCR off keeps the frames read before: nothing is analysed again.
+    let no_ocr_args = [
+        "--no-embed",
+        "--no-ocr",
+        "--models",
+        models.to_str().unwrap(),
+    ];
+    let off = index_with(profile.path(), index_dir.path(), &no_ocr_args);
+    assert_eq!(off["media"]["files"], 0, "{off}");
+
     // With OCR off, a video's frames are simply not read: the file is not "damaged".
     let no_ocr_index = tempfile::tempdir().unwrap();
-    let no_ocr = index_with(
-        profile.path(),
-        no_ocr_index.path(),
-        &[
-            "--no-embed",
-            "--no-ocr",
-            "--models",
-            models.to_str().unwrap(),
-        ],
-    );
+    let no_ocr = index_with(profile.path(), no_ocr_index.path(), &no_ocr_args);
     let failures = no_ocr["failures"].as_array().unwrap();
     assert!(
         !failures.iter().any(|f| f["path"] == "Media/screen.mp4"),
         "{no_ocr}"
     );
+    assert_eq!(no_ocr["media"]["screen_units"], 0, "{no_ocr}");
+    // OCR switched on later reads the video's frames: the video is analysed again, and
+    // only it (the memo's speech is what this run would hear), and its screen text is
+    // found.
+    let on = index_with(profile.path(), no_ocr_index.path(), &args);
+    assert_eq!(on["media"]["files"], 1, "{on}");
+    assert!(on["media"]["screen_units"].as_u64().unwrap() >= 2, "{on}");
+    let daemon = Daemon::start(no_ocr_index.path());
+    let (path, _, _, reply) = top_hit(&daemon, "projected overrun");
+    assert_eq!(path, "Media/screen.mp4", "{reply}");
 }

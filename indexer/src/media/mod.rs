@@ -393,11 +393,6 @@ impl MediaStage {
         self.asr.marker(self.graphs.int8, self.names)
     }
 
-    /// Whether an indexed audio/video record still lacks this stage's analysis.
-    pub fn missing(&self, recorded: Option<&str>) -> bool {
-        self.available() && recorded != Some(self.marker().as_str())
-    }
-
     /// The profile's files, for the names prompt (read only when some audio is
     /// transcribed; see [`vocabulary`]).
     pub fn name_sources<'a>(&self, files: impl IntoIterator<Item = (&'a str, &'a Path, u64)>) {

@@ -150,7 +150,12 @@ impl Stage for ImageOcr {
             && earlier.stages.ocr.as_deref() == Some(self.marker_for(&earlier.ext).as_str())
     }
 
-    fn carry(&self, earlier: &[crate::StoredUnit], converted: &mut Converted) -> bool {
+    fn carry(
+        &self,
+        _: &FileRecord,
+        earlier: &[crate::StoredUnit],
+        converted: &mut Converted,
+    ) -> bool {
         let Some(unit) = earlier.iter().find(|u| u.kind == UnitKind::Image) else {
             return false;
         };

@@ -118,11 +118,12 @@ pub trait Stage: Send + Sync {
         let _ = earlier;
         false
     }
-    /// Takes this stage's work over from the earlier units of the same bytes and records
-    /// its marker, as [`Stage::apply`] would; returns false, having changed nothing,
-    /// when those units do not hold all of it (then the stage runs).
-    fn carry(&self, earlier: &[StoredUnit], converted: &mut Converted) -> bool {
-        let _ = (earlier, converted);
+    /// Takes this stage's work over from the earlier record and units of the same bytes
+    /// (one that [`Stage::holds`]) and records its marker, as [`Stage::apply`] would;
+    /// returns false, having changed nothing, when those units do not hold all of it
+    /// (then the stage runs).
+    fn carry(&self, earlier: &FileRecord, units: &[StoredUnit], converted: &mut Converted) -> bool {
+        let _ = (earlier, units, converted);
         false
     }
 }
@@ -182,8 +183,8 @@ impl Stages {
             let carried = input
                 .earlier
                 .filter(|earlier| stage.holds(earlier.record))
-                .and_then(Earlier::units)
-                .is_some_and(|units| stage.carry(units, converted));
+                .and_then(|earlier| Some((earlier.record, earlier.units()?)))
+                .is_some_and(|(record, units)| stage.carry(record, units, converted));
             if carried {
                 tracing::trace!(
                     stage = stage.name(),

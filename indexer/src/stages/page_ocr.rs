@@ -65,7 +65,12 @@ impl Stage for PageOcr {
 
     /// Only when every image-only page has its earlier OCR text: a page that now has
     /// no text layer but had one before, or whose reading found nothing, is read.
-    fn carry(&self, earlier: &[crate::StoredUnit], converted: &mut Converted) -> bool {
+    fn carry(
+        &self,
+        _: &FileRecord,
+        earlier: &[crate::StoredUnit],
+        converted: &mut Converted,
+    ) -> bool {
         let pages = image_only_pages(&converted.units);
         if pages.is_empty() || converted.record.status != FileStatus::Indexed {
             return false;
@@ -239,7 +244,8 @@ mod tests {
             earlier_page(3, "3\nSigned by the tenant", Some("Signed by the tenant")),
         ];
         let mut file = converted();
-        assert!(stage.carry(&read, &mut file));
+        let earlier = file.record.clone();
+        assert!(stage.carry(&earlier, &read, &mut file));
         let texts: Vec<&str> = file.units.iter().map(|u| u.text.as_str()).collect();
         assert_eq!(
             texts,
@@ -256,12 +262,12 @@ mod tests {
         // over, so that the stage reads every scanned page itself.
         let unread = [typed, read[1].clone(), earlier_page(3, " 3 ", None)];
         let mut file = converted();
-        assert!(!stage.carry(&unread, &mut file));
+        assert!(!stage.carry(&earlier, &unread, &mut file));
         assert_eq!(file.units, converted().units);
         assert_eq!(file.record.stages.ocr, None);
         // Without scanned pages there is nothing to carry.
         let mut typed_only = converted();
         typed_only.units.truncate(1);
-        assert!(!stage.carry(&read, &mut typed_only));
+        assert!(!stage.carry(&earlier, &read, &mut typed_only));
     }
 }
