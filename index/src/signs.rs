@@ -81,7 +81,10 @@ impl SignRows {
 
     /// Appends the signs of a row of components.
     pub fn push<T: Copy + PartialOrd + Default>(&mut self, row: &[T]) {
-        self.push_words(|word| row.chunks(WORD).nth(word).map_or(0, sign_word));
+        self.push_words(|word| {
+            let start = (word * WORD).min(row.len());
+            sign_word(&row[start..(start + WORD).min(row.len())])
+        });
     }
 
     /// Appends a copy of row `row` of `from` (which has this dimension).
