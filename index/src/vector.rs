@@ -35,6 +35,16 @@ pub const LEGACY_TEXT_MODEL: &str = "all-MiniLM-L6-v2-int8";
 /// (see [`embedded_marker`]).
 pub const WINDOWS_MARK: &str = "+windows";
 
+/// Tokens of text one window holds: the text model's 256 less its two special tokens
+/// (see `indexer::windows`).
+pub const WINDOW_TOKENS: usize = 254;
+
+/// Whether a text surely fits one window without tokenising it: a token covers at
+/// least one character.
+pub fn fits_one_window(text: &str) -> bool {
+    text.len() <= WINDOW_TOKENS || text.chars().count() <= WINDOW_TOKENS
+}
+
 /// Windows of one long text at most, unless a run says otherwise (`--text-windows`).
 pub const DEFAULT_TEXT_WINDOWS: usize = 16;
 

@@ -16,7 +16,8 @@ use std::ops::Range;
 use crate::embed::MAX_TOKENS;
 
 /// Tokens of a window's text: the model's window less its two special tokens.
-pub const WINDOW_TOKENS: usize = MAX_TOKENS - 2;
+pub use index::vector::WINDOW_TOKENS;
+const _: () = assert!(WINDOW_TOKENS == MAX_TOKENS - 2);
 /// Tokens a window shares with the one before it.
 pub const WINDOW_OVERLAP: usize = 64;
 /// Windows of one text at most, by default (a unit's vector bytes grow by one vector
@@ -60,9 +61,7 @@ impl Windower {
     /// windows has the same `n` windows again with `max_windows` `n`, whether or not they
     /// were spread wider.
     pub fn windows_upto(&self, text: &str, max_windows: usize) -> Vec<Range<usize>> {
-        // A token covers at least one character: a text of no more characters than a
-        // window holds needs no tokenising.
-        if text.len() <= WINDOW_TOKENS || text.chars().count() <= WINDOW_TOKENS {
+        if index::vector::fits_one_window(text) {
             return whole(text);
         }
         let Ok(encoding) = self.tokenizer.encode(text, false) else {

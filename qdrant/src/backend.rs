@@ -357,6 +357,7 @@ impl SearchBackend for QdrantBackend {
         Ok(Box::new(QdrantSnapshot {
             backend: self,
             arena: Mutex::new(Arena::default()),
+            text_query: Mutex::new(None),
         }))
     }
 
@@ -425,6 +426,9 @@ struct Arena {
 pub struct QdrantSnapshot<'a> {
     backend: &'a QdrantBackend,
     arena: Mutex<Arena>,
+    /// The question vector of this snapshot's text-vector search, for
+    /// [`SearchSnapshot::text_window`].
+    text_query: Mutex<Option<Vec<f32>>>,
 }
 
 impl QdrantSnapshot<'_> {
@@ -542,6 +546,7 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
                 if query.len() != TEXT_DIM || k == 0 {
                     return Ok(Vec::new());
                 }
+                *self.text_query.lock().unwrap_or_else(|p| p.into_inner()) = Some(query.to_vec());
                 let found = self.backend.block_on(self.backend.query_units(
                     TEXT_VECTOR,
                     // The text vector is a multivector (one per window): MaxSim of one
@@ -571,6 +576,38 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
                 Ok(self.keep(ranked_in_file_order(found, f32::EPSILON)))
             }
         }
+    }
+
+    /// MaxSim does not say which window scored: the unit's windows are read back (one
+    /// request) and compared with the question here, for a text long enough to have
+    /// more than one.
+    fn text_window(&self, key: UnitKey) -> Option<(usize, usize)> {
+        let query = self
+            .text_query
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()?;
+        let point = {
+            let arena = self.arena.lock().unwrap_or_else(|p| p.into_inner());
+            let unit = arena.units.get(key.0 as usize)?;
+            if index::vector::fits_one_window(&index::vector::embedding_text(
+                &unit.title,
+                &unit.text,
+            )) {
+                return None;
+            }
+            payload::unit_point_id(self.profile(), &unit.file_id, unit.ordinal)
+        };
+        let windows = self
+            .backend
+            .block_on(
+                self.backend
+                    .remote
+                    .text_windows(point, "reading a unit's text windows"),
+            )
+            .map_err(|error| tracing::debug!(%error, "text windows not read"))
+            .ok()??;
+        best_window(&query, &windows).filter(|&(window, _)| window > 0)
     }
 
     fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError> {
@@ -769,9 +806,34 @@ fn rescored() -> SearchParamsBuilder {
     )
 }
 
+/// The window of `windows` closest to `query` (by dot product: both are unit length),
+/// and how many there are; `None` for none.
+fn best_window(query: &[f32], windows: &[Vec<f32>]) -> Option<(usize, usize)> {
+    let dot = |w: &Vec<f32>| w.iter().zip(query).map(|(a, b)| a * b).sum::<f32>();
+    let (best, _) = windows
+        .iter()
+        .enumerate()
+        .max_by(|(i, a), (j, b)| dot(a).total_cmp(&dot(b)).then(j.cmp(i)))?;
+    Some((best, windows.len()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_best_window_is_the_closest_and_the_first_of_equals() {
+        let query = vec![0.6, 0.8, 0.0];
+        let windows = vec![
+            vec![1.0, 0.0, 0.0],
+            vec![0.0, 1.0, 0.0],
+            vec![0.0, 0.0, 1.0],
+        ];
+        assert_eq!(best_window(&query, &windows), Some((1, 3)));
+        let equal = vec![vec![0.0, 1.0, 0.0], vec![0.0, 1.0, 0.0]];
+        assert_eq!(best_window(&query, &equal), Some((0, 2)));
+        assert_eq!(best_window(&query, &[]), None);
+    }
 
     #[test]
     fn near_equal_scores_rank_in_file_order() {

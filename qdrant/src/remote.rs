@@ -283,6 +283,40 @@ impl Remote {
             .result)
     }
 
+    /// The windows of one unit's text vector (a multivector, one vector per window),
+    /// without payload; `None` when the point has no text vector.
+    pub async fn text_windows(
+        &self,
+        id: qdrant_client::qdrant::PointId,
+        context: &str,
+    ) -> Result<Option<Vec<Vec<f32>>>, QdrantError> {
+        use qdrant_client::qdrant::vector_output::Vector;
+        let request = qdrant_client::qdrant::GetPointsBuilder::new(self.collection(), vec![id])
+            .with_payload(false)
+            .with_vectors(qdrant_client::qdrant::VectorsSelector::from(vec![
+                TEXT_VECTOR.to_string(),
+            ]));
+        let points = self
+            .retry
+            .run(
+                || context.to_string(),
+                || self.client.get_points(request.clone()),
+            )
+            .await?
+            .result;
+        let vector = points
+            .first()
+            .and_then(|p| p.vectors.as_ref())
+            .and_then(|v| v.get_vector_by_name(TEXT_VECTOR));
+        Ok(match vector {
+            Some(Vector::MultiDense(multi)) => {
+                Some(multi.vectors.into_iter().map(|v| v.data).collect())
+            }
+            Some(Vector::Dense(dense)) => Some(vec![dense.data]),
+            _ => None,
+        })
+    }
+
     /// Upserts points (`wait: true`).
     pub async fn upsert(&self, points: Vec<PointStruct>, context: &str) -> Result<(), QdrantError> {
         let request = UpsertPointsBuilder::new(self.collection(), points).wait(true);

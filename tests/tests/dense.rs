@@ -279,6 +279,29 @@ fn a_long_unit_is_found_by_a_phrase_from_its_last_window() {
         last.starts_with(snippet.trim_start_matches('…').trim_end_matches('…')),
         "{snippet} / {last}"
     );
+    // Over Qdrant, whose MaxSim does not say which window scored, the same window is
+    // the snippet.
+    if let Some(server) = dentate_qdrant::testing::server() {
+        let collection = format!("windows_{}", std::process::id());
+        let backend = [
+            "--backend",
+            "qdrant",
+            "--qdrant-url",
+            server.url.as_str(),
+            "--collection",
+            collection.as_str(),
+        ];
+        let synced = index_with(profile.path(), index_dir.path(), &backend);
+        assert_eq!(synced["qdrant"]["files"], 3, "{synced}");
+        let remote = Daemon::start_with(index_dir.path(), &backend);
+        let (status, served) = remote.post("/retrieve", &body);
+        assert_eq!(status, 200, "{served}");
+        assert_eq!(result_paths(&served)[0], "Notes/survey.md", "{served}");
+        assert_eq!(
+            served["results"][0]["metadata"]["snippet"], reply["results"][0]["metadata"]["snippet"],
+            "{served}"
+        );
+    }
 
     // A second run reuses every vector, windows and all.
     let again = index(profile.path(), index_dir.path());
