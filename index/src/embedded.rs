@@ -19,7 +19,7 @@ use crate::api::{
     StoreError, StoreWriter, UnitFilter, UnitSource, UnitVectors, VectorHit, VectorSearch,
     VectorSpace,
 };
-use crate::columns::{RunStrings, Strings};
+use crate::columns::{Hashes, RunStrings, Strings};
 use crate::error::IndexError;
 use crate::manifest::{FileRecord, Manifest};
 use crate::schema::Fields;
@@ -202,10 +202,9 @@ pub struct TextHit {
 /// the bytes each scan reads); below it they stay float32 and the scan is exact.
 pub const QUANTIZE_ABOVE: usize = 100_000;
 
-/// Bytes reserved per unit id and per text hash when a store's size is known (a guess:
-/// the columns grow as needed).
+/// Bytes reserved per unit id when a store's size is known (a guess: the column grows as
+/// needed).
 const UNIT_ID_BYTES: usize = 20;
-const TEXT_HASH_BYTES: usize = 32;
 
 /// [`QUANTIZE_ABOVE`], or `DENTATE_QUANTIZE_ABOVE` when set (a number of vectors; a
 /// large one keeps every store float32, 0 makes every one int8).
@@ -271,7 +270,7 @@ pub struct ExactStore {
     unit_ids: Strings,
     file_ids: RunStrings,
     /// Hash of the text each vector was computed from (empty for image vectors).
-    text_hashes: Strings,
+    text_hashes: Hashes,
     /// Unit `u`'s rows are `starts[u]..starts[u + 1]` (one entry more than units).
     starts: Vec<u32>,
     matrix: Matrix,
@@ -343,7 +342,7 @@ impl ExactStore {
             dim,
             unit_ids: Strings::default(),
             file_ids: RunStrings::default(),
-            text_hashes: Strings::default(),
+            text_hashes: Hashes::default(),
             starts: vec![0],
             matrix: Matrix::F32(Vec::new()),
         }
@@ -394,7 +393,7 @@ impl ExactStore {
     fn reserve(&mut self, rows: usize) {
         self.unit_ids.reserve(rows, UNIT_ID_BYTES);
         self.file_ids.reserve(rows);
-        self.text_hashes.reserve(rows, TEXT_HASH_BYTES);
+        self.text_hashes.reserve(rows);
         self.starts.reserve(rows);
         match &mut self.matrix {
             Matrix::F32(values) => values.reserve(rows * self.dim),
@@ -551,7 +550,7 @@ impl ExactStore {
         }
         self.unit_ids.push(from.unit_ids.get(unit));
         self.file_ids.push(from.file_ids.get(unit));
-        self.text_hashes.push(from.text_hashes.get(unit));
+        self.text_hashes.push_from(&from.text_hashes, unit);
         let total = self.rows_total() + rows.len();
         self.starts.push(total as u32);
     }
@@ -670,7 +669,7 @@ impl ExactStore {
             .map(|(score, unit, window)| TextHit {
                 unit_id: self.unit_ids.get(unit).to_string(),
                 file_id: self.file_ids.get(unit).to_string(),
-                text_hash: self.text_hashes.get(unit).to_string(),
+                text_hash: self.text_hashes.get(unit),
                 score,
                 window,
                 windows: self.rows_of(unit).len(),
@@ -1240,7 +1239,7 @@ mod tests {
         (
             store.unit_ids.iter().map(str::to_string).collect(),
             store.file_ids.iter().map(str::to_string).collect(),
-            store.text_hashes.iter().map(str::to_string).collect(),
+            store.text_hashes.iter().collect(),
             scores,
         )
     }
@@ -1256,7 +1255,7 @@ mod tests {
             int8.push(
                 store.unit_ids.get(unit),
                 store.file_ids.get(unit),
-                store.text_hashes.get(unit),
+                &store.text_hashes.get(unit),
                 &values[rows.start * TEXT_DIM..rows.end * TEXT_DIM],
             );
         }
