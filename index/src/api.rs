@@ -338,12 +338,14 @@ pub trait SearchSnapshot {
         let _ = exact;
         self.vectors(space, query, k, filter)
     }
-    /// The window of a unit's text (see `indexer::windows`) whose vector scored it in
-    /// this snapshot's text-vector searches, when that was not the first; `None` when
-    /// the first window scored or the backend does not say (Qdrant's MaxSim does not).
-    fn text_window(&self, key: UnitKey) -> Option<(usize, usize)> {
-        let _ = key;
-        None
+    /// Of the units `keys`, the window of each one's text (see `indexer::windows`)
+    /// whose vector scored it in this snapshot's text-vector searches, and how many
+    /// windows it has, for those where that was not the first; units where the first
+    /// scored, or where the backend cannot say, are left out. Asked once per reply, for
+    /// the units shown without a highlighted fragment.
+    fn text_windows(&self, keys: &[UnitKey]) -> std::collections::HashMap<UnitKey, (usize, usize)> {
+        let _ = keys;
+        std::collections::HashMap::new()
     }
     /// The unit behind a key.
     fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError>;

@@ -326,9 +326,12 @@ impl SearchSnapshot for EmbeddedSnapshot<'_> {
         })
     }
 
-    fn text_window(&self, key: UnitKey) -> Option<(usize, usize)> {
+    /// Recorded while scanning.
+    fn text_windows(&self, keys: &[UnitKey]) -> HashMap<UnitKey, (usize, usize)> {
         let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
-        windows.get(&key).copied()
+        keys.iter()
+            .filter_map(|key| Some((*key, *windows.get(key)?)))
+            .collect()
     }
 
     fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError> {

@@ -14,7 +14,7 @@ use index::api::{
     SearchSnapshot, StoreError, TimeOrder, UnitFilter, UnitKey, UnitSource, VectorSpace,
 };
 use index::manifest::{FileRecord, FileStatus, ManifestTotals};
-use index::vector::TEXT_DIM;
+use index::vector::{embedding_text, fits_one_window, TEXT_DIM};
 use index::StoredUnit;
 use qdrant_client::qdrant::{
     Condition, CountPointsBuilder, Direction, Filter, OrderBy, PrefetchQueryBuilder,
@@ -578,36 +578,59 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
         }
     }
 
-    /// MaxSim does not say which window scored: the unit's windows are read back (one
-    /// request) and compared with the question here, for a text long enough to have
-    /// more than one.
-    fn text_window(&self, key: UnitKey) -> Option<(usize, usize)> {
+    /// MaxSim does not say which window scored: the windows of the units whose text may
+    /// make several (longer than one window could hold; not tokenised here) are read
+    /// back, in one request, and compared with the question here.
+    fn text_windows(&self, keys: &[UnitKey]) -> HashMap<UnitKey, (usize, usize)> {
         let query = self
             .text_query
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .clone()?;
-        let point = {
-            let arena = self.arena.lock().unwrap_or_else(|p| p.into_inner());
-            let unit = arena.units.get(key.0 as usize)?;
-            if index::vector::fits_one_window(&index::vector::embedding_text(
-                &unit.title,
-                &unit.text,
-            )) {
-                return None;
-            }
-            payload::unit_point_id(self.profile(), &unit.file_id, unit.ordinal)
+            .clone();
+        let Some(query) = query else {
+            return HashMap::new();
         };
-        let windows = self
-            .backend
-            .block_on(
-                self.backend
-                    .remote
-                    .text_windows(point, "reading a unit's text windows"),
-            )
-            .map_err(|error| tracing::debug!(%error, "text windows not read"))
-            .ok()??;
-        best_window(&query, &windows).filter(|&(window, _)| window > 0)
+        let mut wanted = HashMap::new();
+        {
+            let arena = self.arena.lock().unwrap_or_else(|p| p.into_inner());
+            for &key in keys {
+                let Some(unit) = arena.units.get(key.0 as usize) else {
+                    continue;
+                };
+                if fits_one_window(&embedding_text(&unit.title, &unit.text)) {
+                    continue;
+                }
+                let point = payload::unit_point_id(self.profile(), &unit.file_id, unit.ordinal);
+                wanted.insert(payload::point_id_text(&point), key);
+            }
+        }
+        if wanted.is_empty() {
+            return HashMap::new();
+        }
+        let ids = wanted
+            .keys()
+            .map(|id| qdrant_client::qdrant::PointId::from(id.clone()))
+            .collect();
+        let read = self.backend.block_on(
+            self.backend
+                .remote
+                .text_windows(ids, "reading units' text windows"),
+        );
+        let found = match read {
+            Ok(found) => found,
+            Err(error) => {
+                tracing::debug!(%error, "text windows not read");
+                return HashMap::new();
+            }
+        };
+        found
+            .into_iter()
+            .filter_map(|(id, windows)| {
+                let key = *wanted.get(&id)?;
+                let best = best_window(&query, &windows).filter(|&(window, _)| window > 0)?;
+                Some((key, best))
+            })
+            .collect()
     }
 
     fn unit(&self, key: UnitKey) -> Result<StoredUnit, StoreError> {

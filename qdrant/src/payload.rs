@@ -38,6 +38,17 @@ pub fn uuid_of(key: &str) -> String {
     )
 }
 
+/// A point id as text, to key maps by (`PointId` is not hashable): a UUID as Qdrant
+/// writes it (lower case, hyphenated, as [`uuid_of`] makes it), a number in decimal.
+pub fn point_id_text(id: &PointId) -> String {
+    use qdrant_client::qdrant::point_id::PointIdOptions;
+    match &id.point_id_options {
+        Some(PointIdOptions::Uuid(uuid)) => uuid.to_lowercase(),
+        Some(PointIdOptions::Num(number)) => number.to_string(),
+        None => String::new(),
+    }
+}
+
 /// Id of a unit's point: `profile/file_id:ordinal`.
 pub fn unit_point_id(profile: &str, file_id: &str, ordinal: u64) -> PointId {
     PointId::from(uuid_of(&format!("{profile}/{file_id}:{ordinal}")))

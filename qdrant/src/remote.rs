@@ -283,15 +283,16 @@ impl Remote {
             .result)
     }
 
-    /// The windows of one unit's text vector (a multivector, one vector per window),
-    /// without payload; `None` when the point has no text vector.
+    /// The windows of some units' text vectors (a multivector, one vector per window),
+    /// by point id (as text, see [`crate::payload::point_id_text`]), without payload;
+    /// points without a text vector are left out.
     pub async fn text_windows(
         &self,
-        id: qdrant_client::qdrant::PointId,
+        ids: Vec<qdrant_client::qdrant::PointId>,
         context: &str,
-    ) -> Result<Option<Vec<Vec<f32>>>, QdrantError> {
+    ) -> Result<Vec<(String, Vec<Vec<f32>>)>, QdrantError> {
         use qdrant_client::qdrant::vector_output::Vector;
-        let request = qdrant_client::qdrant::GetPointsBuilder::new(self.collection(), vec![id])
+        let request = qdrant_client::qdrant::GetPointsBuilder::new(self.collection(), ids)
             .with_payload(false)
             .with_vectors(qdrant_client::qdrant::VectorsSelector::from(vec![
                 TEXT_VECTOR.to_string(),
@@ -304,17 +305,20 @@ impl Remote {
             )
             .await?
             .result;
-        let vector = points
-            .first()
-            .and_then(|p| p.vectors.as_ref())
-            .and_then(|v| v.get_vector_by_name(TEXT_VECTOR));
-        Ok(match vector {
-            Some(Vector::MultiDense(multi)) => {
-                Some(multi.vectors.into_iter().map(|v| v.data).collect())
-            }
-            Some(Vector::Dense(dense)) => Some(vec![dense.data]),
-            _ => None,
-        })
+        Ok(points
+            .into_iter()
+            .filter_map(|point| {
+                let id = crate::payload::point_id_text(point.id.as_ref()?);
+                let windows = match point.vectors?.get_vector_by_name(TEXT_VECTOR)? {
+                    Vector::MultiDense(multi) => {
+                        multi.vectors.into_iter().map(|v| v.data).collect()
+                    }
+                    Vector::Dense(dense) => vec![dense.data],
+                    _ => return None,
+                };
+                Some((id, windows))
+            })
+            .collect())
     }
 
     /// Upserts points (`wait: true`).

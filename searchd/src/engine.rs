@@ -549,6 +549,62 @@ impl Engine {
         )?)
     }
 
+    /// Makes the snippets of the units `keys` that have none yet (reading them into
+    /// `ready`): the highlighted best fragment; else the window whose vector found it,
+    /// asked of the backend for all of them at once (a remote one reads their vectors
+    /// back), when that was not the first; else the text's beginning.
+    fn make_snippets(
+        &self,
+        snapshot: &dyn SearchSnapshot,
+        keys: &[UnitKey],
+        snippets: Option<&SnippetGenerator>,
+        ready: &mut Ready,
+    ) -> Result<(), SearchError> {
+        let mut plain = HashMap::new();
+        for &key in keys {
+            if ready.snippets.contains_key(&key) || plain.contains_key(&key) {
+                continue;
+            }
+            let unit = match ready.units.get(&key) {
+                Some(unit) => unit.clone(),
+                None => {
+                    let unit = snapshot.shared_unit(key)?;
+                    ready.units.insert(key, unit.clone());
+                    unit
+                }
+            };
+            match snippets
+                .map(|g| g.snippet(&unit.text))
+                .filter(|s| !s.is_empty())
+            {
+                Some(snippet) => {
+                    ready.snippets.insert(key, snippet.to_html());
+                }
+                None => {
+                    plain.insert(key, unit);
+                }
+            }
+        }
+        if plain.is_empty() {
+            return Ok(());
+        }
+        let windows = match self.dense {
+            Some(_) => snapshot.text_windows(&plain.keys().copied().collect::<Vec<_>>()),
+            None => HashMap::new(),
+        };
+        for (key, unit) in plain {
+            let start = || {
+                let &(window, count) = windows.get(&key)?;
+                let dense = self.dense.as_ref()?;
+                dense.window_start(&unit.title, &unit.text, window, count)
+            };
+            ready
+                .snippets
+                .insert(key, snippet_in(None, &unit.text, start));
+        }
+        Ok(())
+    }
+
     fn unit_hit(
         &self,
         snapshot: &dyn SearchSnapshot,
@@ -564,23 +620,14 @@ impl Engine {
             fusion,
             factors,
         } = hit;
+        if !ready.snippets.contains_key(&key) {
+            self.make_snippets(snapshot, &[key], snippets, ready)?;
+        }
         let unit = match ready.units.remove(&key) {
             Some(unit) => std::sync::Arc::unwrap_or_clone(unit),
             None => snapshot.unit(key)?,
         };
-        let snippet = match ready.snippets.remove(&key) {
-            Some(snippet) => snippet,
-            None => {
-                // No highlighted fragment: the window whose vector found the unit (its
-                // text is only tokenised then).
-                let window = || {
-                    let (window, windows) = snapshot.text_window(key)?;
-                    let dense = self.dense.as_ref()?;
-                    dense.window_start(&unit.title, &unit.text, window, windows)
-                };
-                snippet_in(snippets, &unit.text, window)
-            }
-        };
+        let snippet = ready.snippets.remove(&key).unwrap_or_default();
         let mut signals = BTreeMap::new();
         if explain {
             if let Some(lexical) = lexical {
@@ -718,6 +765,13 @@ impl Engine {
             let shown = params.top_k.min(scores.len());
             notes.push(params.cutoff.note("files", wanted.min(shown), shown));
         }
+        let shown: Vec<UnitKey> = scored
+            .iter()
+            .take(wanted)
+            .flat_map(|group| group.items.iter().take(params.units_per_file))
+            .map(|hit| hit.key)
+            .collect();
+        self.make_snippets(snapshot, &shown, snippets.as_ref(), &mut ready)?;
         let mut files = Vec::with_capacity(wanted.min(scored.len()));
         // The question's highlighted terms, read once when a tied log needs them.
         let mut terms = None;
@@ -861,6 +915,8 @@ impl Engine {
         }
         let lexical = plan.lexical.as_ref();
         let snippets = self.snippet_generator_or(snippets, snapshot, lexical)?;
+        let shown: Vec<UnitKey> = hits.iter().map(|hit| hit.key).collect();
+        self.make_snippets(snapshot, &shown, snippets.as_ref(), &mut ready)?;
         let mut guard = self.guard();
         let hits = hits
             .into_iter()
