@@ -4,7 +4,7 @@
 //! picture of that colour, which no text or file name mentions. Skipped with a note when
 //! the models (ONNX Runtime, MiniLM for hybrid search) are not fetched.
 
-use crate::harness::{index_with, repo_root, result_paths, Daemon};
+use crate::harness::{index_with, qdrant_args, repo_root, result_paths, Daemon};
 
 #[test]
 fn colour_words_find_pictures_through_the_clip_towers() {
@@ -75,14 +75,7 @@ fn colour_words_find_pictures_through_the_clip_towers() {
         return;
     };
     let collection = format!("clip_{}", std::process::id());
-    let backend = [
-        "--backend",
-        "qdrant",
-        "--qdrant-url",
-        server.url.as_str(),
-        "--collection",
-        collection.as_str(),
-    ];
+    let backend = qdrant_args(&server.url, &collection);
     let synced = index_with(
         profile.path(),
         index_dir.path(),

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use index::Manifest;
 
-use crate::harness::{binary, index, index_with, result_paths, write, Daemon};
+use crate::harness::{binary, index, index_with, qdrant_args, result_paths, write, Daemon};
 
 fn retrieve(daemon: &Daemon, query: &str, mode: &str) -> Vec<String> {
     let body = serde_json::json!({ "query": query, "top_k": 3, "mode": mode }).to_string();
@@ -283,14 +283,7 @@ fn a_long_unit_is_found_by_a_phrase_from_its_last_window() {
     // the snippet.
     if let Some(server) = dentate_qdrant::testing::server() {
         let collection = format!("windows_{}", std::process::id());
-        let backend = [
-            "--backend",
-            "qdrant",
-            "--qdrant-url",
-            server.url.as_str(),
-            "--collection",
-            collection.as_str(),
-        ];
+        let backend = qdrant_args(&server.url, &collection);
         let synced = index_with(profile.path(), index_dir.path(), &backend);
         assert_eq!(synced["qdrant"]["files"], 3, "{synced}");
         let remote = Daemon::start_with(index_dir.path(), &backend);

@@ -5,7 +5,9 @@
 
 use serde_json::{json, Value};
 
-use crate::harness::{copy_tree, index_with, repo_root, result_paths, url_path, Daemon};
+use crate::harness::{
+    copy_tree, index_with, qdrant_args, repo_root, result_paths, url_path, Daemon,
+};
 
 const PLAN: &str = "Documents/Shop/Lantern Business Plan 2024-2026.pdf";
 
@@ -36,14 +38,7 @@ fn a_profile_synced_to_qdrant_is_served_like_the_embedded_index() {
     .unwrap();
     let index_dir = tempfile::tempdir().unwrap();
     let collection = format!("e2e_{}", std::process::id());
-    let backend = [
-        "--backend",
-        "qdrant",
-        "--qdrant-url",
-        server.url.as_str(),
-        "--collection",
-        collection.as_str(),
-    ];
+    let backend = qdrant_args(&server.url, &collection);
     let mut args = vec!["--no-media", "--no-ocr"];
     args.extend(backend);
     let first = index_with(profile.path(), index_dir.path(), &args);

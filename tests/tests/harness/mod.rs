@@ -94,6 +94,19 @@ pub fn index(profile: &Path, index_dir: &Path) -> Value {
     index_with(profile, index_dir, &[])
 }
 
+/// The arguments that point `dentate-index` and `dentate-searchd` at a Qdrant
+/// collection.
+pub fn qdrant_args<'a>(url: &'a str, collection: &'a str) -> [&'a str; 6] {
+    [
+        "--backend",
+        "qdrant",
+        "--qdrant-url",
+        url,
+        "--collection",
+        collection,
+    ]
+}
+
 /// `index` with extra arguments (e.g. `--no-embed`).
 pub fn index_with(profile: &Path, index_dir: &Path, extra: &[&str]) -> Value {
     let output = Command::new(binary("dentate-index"))
