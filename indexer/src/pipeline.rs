@@ -67,15 +67,11 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     summary.gold = gold.summary.clone();
     let stages = Stages::new(options);
     stages.name_sources(&walked.files);
-    let committed = writer.committed()?;
-    let converter = Converter {
-        timeout: options.file_timeout,
-        stages: &stages,
-        earlier: Some(EarlierFiles {
-            records: &known,
-            units: &committed,
-        }),
-    };
+    // The units as of the last commit, for the stages to carry work over from (see
+    // `Earlier`). A reader holds the segments of its commit, merged away or not: it is
+    // renewed at every commit below and dropped when conversion ends, so that those
+    // segments do not hold disk space for the whole run.
+    let mut committed = writer.committed()?;
     let stale_attachments = parents_of_stale_attachments(&known, |r| stages.owed(r));
     let mut seen: HashSet<String> = HashSet::new();
     let mut to_convert: Vec<&WalkedFile> = Vec::new();
@@ -192,6 +188,14 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
             summary.interrupted = true;
             break;
         }
+        let converter = Converter {
+            timeout: options.file_timeout,
+            stages: &stages,
+            earlier: Some(EarlierFiles {
+                records: &known,
+                units: &committed,
+            }),
+        };
         let results: Vec<Converted> = pool.install(|| {
             batch
                 .par_iter()
@@ -256,10 +260,13 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
         }
         if last_commit.elapsed() >= options.commit_interval {
             writer.commit()?;
+            // Units of files not converted yet are in the new commit as they were.
+            committed = writer.committed()?;
             last_commit = Instant::now();
             progress.committed(done);
         }
     }
+    drop(committed);
     writer.commit()?;
     progress.committed(done);
     summary.activity = writer.recorded_activity().clone();
