@@ -427,7 +427,7 @@ pub struct QdrantSnapshot<'a> {
     backend: &'a QdrantBackend,
     arena: Mutex<Arena>,
     /// The question vector of this snapshot's text-vector search, for
-    /// [`SearchSnapshot::text_window`].
+    /// [`SearchSnapshot::text_windows`].
     text_query: Mutex<Option<Vec<f32>>>,
 }
 
@@ -829,14 +829,12 @@ fn rescored() -> SearchParamsBuilder {
     )
 }
 
-/// The window of `windows` closest to `query` (by dot product: both are unit length),
-/// and how many there are; `None` for none.
+/// The window of `windows` closest to `query` (by dot product: both are unit length;
+/// the first among equals, as the embedded store scores them), and how many there are;
+/// `None` for none.
 fn best_window(query: &[f32], windows: &[Vec<f32>]) -> Option<(usize, usize)> {
-    let dot = |w: &Vec<f32>| w.iter().zip(query).map(|(a, b)| a * b).sum::<f32>();
-    let (best, _) = windows
-        .iter()
-        .enumerate()
-        .max_by(|(i, a), (j, b)| dot(a).total_cmp(&dot(b)).then(j.cmp(i)))?;
+    let (_, best) =
+        index::vector::best_of(windows.len(), |i| index::embedded::dot(query, &windows[i]))?;
     Some((best, windows.len()))
 }
 

@@ -273,6 +273,15 @@ impl Remote {
     ) -> Result<Vec<qdrant_client::qdrant::RetrievedPoint>, QdrantError> {
         let request =
             qdrant_client::qdrant::GetPointsBuilder::new(self.collection(), ids).with_payload(true);
+        self.get_points(request, context).await
+    }
+
+    /// The points a get request returns.
+    async fn get_points(
+        &self,
+        request: qdrant_client::qdrant::GetPointsBuilder,
+        context: &str,
+    ) -> Result<Vec<qdrant_client::qdrant::RetrievedPoint>, QdrantError> {
         Ok(self
             .retry
             .run(
@@ -297,14 +306,7 @@ impl Remote {
             .with_vectors(qdrant_client::qdrant::VectorsSelector::from(vec![
                 TEXT_VECTOR.to_string(),
             ]));
-        let points = self
-            .retry
-            .run(
-                || context.to_string(),
-                || self.client.get_points(request.clone()),
-            )
-            .await?
-            .result;
+        let points = self.get_points(request, context).await?;
         Ok(points
             .into_iter()
             .filter_map(|point| {
