@@ -70,6 +70,20 @@ impl TextModel {
         batch: 1,
     };
 
+    /// The forms a run may be asked for by name (`dentate-index --text-model`).
+    pub const CHOICES: [(&'static str, TextModel); 2] = [
+        ("minilm-q8", TextModel::FAST),
+        ("minilm", TextModel::PACKAGED),
+    ];
+
+    /// The form named `name` (one of [`TextModel::CHOICES`]).
+    pub fn parse(name: &str) -> Option<TextModel> {
+        Self::CHOICES
+            .iter()
+            .find(|(choice, _)| *choice == name)
+            .map(|(_, form)| *form)
+    }
+
     /// The model texts are embedded with in `models_dir`: [`TextModel::FAST`] when
     /// `scripts/fetch-models` made its graph, unless `DENTATE_TEXT_GRAPH=packaged`.
     pub fn for_texts(models_dir: &Path) -> TextModel {
@@ -351,6 +365,22 @@ fn embed_share(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_names_its_text_model() {
+        assert_eq!(TextModel::parse("minilm-q8"), Some(TextModel::FAST));
+        assert_eq!(TextModel::parse("minilm"), Some(TextModel::PACKAGED));
+        assert_eq!(TextModel::parse("MiniLM"), None);
+        assert_eq!(TextModel::parse("bge-small"), None);
+        let forms: Vec<&str> = TextModel::CHOICES.iter().map(|(_, f)| f.name).collect();
+        assert!(!forms[0].is_empty() && forms[0] != forms[1], "{forms:?}");
+
+        let mut options = crate::options::IndexOptions::new("p", "i");
+        options.models_dir = std::path::PathBuf::from("/nonexistent");
+        assert_eq!(options.text_model(), TextModel::PACKAGED);
+        options.text_model = Some(TextModel::FAST);
+        assert_eq!(options.text_model(), TextModel::FAST);
+    }
 
     #[test]
     fn texts_and_questions_use_the_fast_graph_when_it_was_made() {

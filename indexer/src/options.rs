@@ -29,6 +29,9 @@ pub struct IndexOptions {
     /// Windows of one long text at most, each its own vector (see [`crate::windows`]);
     /// 1 embeds only a long text's first window. A change re-embeds the long texts.
     pub text_windows: usize,
+    /// The form of the text model (`None`: [`crate::embed::TextModel::for_texts`]). A
+    /// change embeds every text again on the next run.
+    pub text_model: Option<crate::embed::TextModel>,
     /// HippoCamp Gold folder: matched files are indexed from their Gold JSON
     /// instead of being converted (see [`crate::gold`]).
     pub gold_dir: Option<PathBuf>,
@@ -70,6 +73,7 @@ impl IndexOptions {
             models_dir: crate::embed::default_models_dir(),
             embed: true,
             text_windows: index::vector::DEFAULT_TEXT_WINDOWS,
+            text_model: None,
             gold_dir: None,
             ocr: true,
             media: true,
@@ -93,6 +97,12 @@ impl IndexOptions {
             models_dir: index.join("no-models"),
             ..IndexOptions::new(profile, index)
         }
+    }
+
+    /// The form of the text model this run embeds with.
+    pub fn text_model(&self) -> crate::embed::TextModel {
+        self.text_model
+            .unwrap_or_else(|| crate::embed::TextModel::for_texts(&self.models_dir))
     }
 
     /// The profile folder's canonical path; an error when it is missing or not a folder.

@@ -492,13 +492,30 @@ fn an_index_of_the_packaged_graph_is_searched_then_embedded_again_with_the_fast_
         eprintln!("skipped: no fast MiniLM graph (run scripts/fetch-models)");
         return;
     }
-    // An index made before the fast graph: the packaged graph's vectors.
+    // A model asked for by name whose graph is missing: a clear error, nothing done.
+    let missing = Command::new(binary("dentate-index"))
+        .arg(root)
+        .arg("--index")
+        .arg(index_dir.path())
+        .args(["--text-model", "minilm-q8", "--models"])
+        .arg(index_dir.path().join("no-models"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(!missing.status.success(), "{missing:?}");
+    assert!(
+        stderr.contains("--text-model minilm-q8") && stderr.contains("scripts/fetch-models"),
+        "{stderr}"
+    );
+    assert!(!index_dir.path().join("manifest.sqlite").exists());
+
+    // An index made before the fast graph: the packaged graph's vectors
+    // (`--text-model minilm`, as `DENTATE_TEXT_GRAPH=packaged` did before it).
     let output = Command::new(binary("dentate-index"))
         .arg(root)
         .arg("--index")
         .arg(index_dir.path())
-        .arg("--json")
-        .env("DENTATE_TEXT_GRAPH", "packaged")
+        .args(["--json", "--text-model", "minilm"])
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");

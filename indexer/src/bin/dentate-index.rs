@@ -58,6 +58,12 @@ struct Cli {
     #[arg(long, default_value_t = index::vector::DEFAULT_TEXT_WINDOWS as u64,
           value_parser = clap::value_parser!(u64).range(1..=64))]
     text_windows: u64,
+    /// The form of MiniLM texts are embedded with: `minilm-q8` (the int8 graph
+    /// scripts/fetch-models makes; the default when it exists) or `minilm` (the packaged
+    /// graph, float32 compute, about 3x slower). A change embeds every text again on the
+    /// next run. Questions are embedded with the question graph either way.
+    #[arg(long, value_name = "MODEL", value_parser = ["minilm-q8", "minilm"])]
+    text_model: Option<String>,
     /// Skip OCR of images (and of video frames).
     #[arg(long)]
     no_ocr: bool,
@@ -187,6 +193,18 @@ fn main() -> anyhow::Result<()> {
     options.media_timeout = Duration::from_secs(cli.media_timeout.max(1));
     if let Some(models) = &cli.models {
         options.models_dir = models.clone();
+    }
+    if let Some(name) = &cli.text_model {
+        let form = indexer::embed::TextModel::parse(name)
+            .ok_or_else(|| anyhow::anyhow!("unknown text model {name}"))?;
+        let graph = options.models_dir.join("minilm").join(form.graph);
+        if options.embed && !graph.is_file() {
+            anyhow::bail!(
+                "--text-model {name}: {} is missing (run scripts/fetch-models)",
+                graph.display()
+            );
+        }
+        options.text_model = Some(form);
     }
 
     options.gold_dir = cli.gold.clone();

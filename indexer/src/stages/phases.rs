@@ -83,7 +83,7 @@ impl VectorPhase for TextVectors {
     ) -> Result<(), IndexError> {
         let manifest = &mut *context.manifest;
         let models_dir = self.options.embed.then_some(&self.options.models_dir);
-        let form = crate::embed::TextModel::for_texts(&self.options.models_dir);
+        let form = self.options.text_model();
         summary.embedding = match models_dir {
             None => EmbeddingSummary {
                 status: StageStatus::Skipped,
