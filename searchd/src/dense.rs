@@ -17,12 +17,18 @@ const QUERY_CACHE: usize = 512;
 /// out first): an agent's questions about one subject bring the same candidates back
 /// (1.5 KB of vector and up to 0.8 KB of text each: 12–20 MB per profile).
 const SENTENCE_CACHE: usize = 8192;
-/// Query text → embedding, with insertion order for eviction.
-type QueryCache = (HashMap<String, Arc<Vec<f32>>>, VecDeque<String>);
+/// Where the windows of a long unit start, for its window snippets
+/// ([`Dense::window_start`]): finding them tokenises the whole text, which cost a third
+/// of a top-60 request's time when done for every shown unit. A few bytes per unit.
+const WINDOW_STARTS_CACHE: usize = 8192;
+/// Key → value, with insertion order for eviction.
+type Cache<V> = (HashMap<String, V>, VecDeque<String>);
+/// Query text → embedding.
+type QueryCache = Cache<Arc<Vec<f32>>>;
 
-/// Keeps `vector` for `text`, the oldest entry making room beyond `capacity`.
-fn remember(cache: &mut QueryCache, capacity: usize, text: String, vector: Arc<Vec<f32>>) {
-    if cache.0.contains_key(&text) {
+/// Keeps `value` for `key`, the oldest entry making room beyond `capacity`.
+fn remember<V>(cache: &mut Cache<V>, capacity: usize, key: String, value: V) {
+    if cache.0.contains_key(&key) {
         return;
     }
     if cache.0.len() >= capacity {
@@ -30,8 +36,8 @@ fn remember(cache: &mut QueryCache, capacity: usize, text: String, vector: Arc<V
             cache.0.remove(&oldest);
         }
     }
-    cache.0.insert(text.clone(), vector);
-    cache.1.push_back(text);
+    cache.0.insert(key.clone(), value);
+    cache.1.push_back(key);
 }
 
 /// A question waiting for its embedding, and where to send it.
@@ -86,6 +92,8 @@ pub struct Dense {
     windower: indexer::windows::Windower,
     cache: Mutex<QueryCache>,
     sentences: Mutex<QueryCache>,
+    /// Window starts by text hash and window count ([`WINDOW_STARTS_CACHE`]).
+    window_starts: Mutex<Cache<Arc<Vec<usize>>>>,
 }
 
 /// The encoder threads and their queue; closed and joined when the last [`Dense`]
@@ -141,6 +149,7 @@ impl Dense {
             windower,
             cache: Mutex::new((HashMap::new(), VecDeque::new())),
             sentences: Mutex::new((HashMap::new(), VecDeque::new())),
+            window_starts: Mutex::new((HashMap::new(), VecDeque::new())),
         })
     }
 
@@ -152,6 +161,7 @@ impl Dense {
             windower: self.windower.clone(),
             cache: Mutex::new((HashMap::new(), VecDeque::new())),
             sentences: Mutex::new((HashMap::new(), VecDeque::new())),
+            window_starts: Mutex::new((HashMap::new(), VecDeque::new())),
         }
     }
 
@@ -167,14 +177,33 @@ impl Dense {
         window: usize,
         windows: usize,
     ) -> Option<usize> {
+        if window == 0 || window >= windows {
+            // The first window starts with the text: nothing to tokenise.
+            return None;
+        }
         let embedded = index::vector::embedding_text(title, text);
-        let skipped = embedded.len() - text.len();
-        let range = self
-            .windower
-            .windows_upto(&embedded, windows)
-            .into_iter()
-            .nth(window)?;
-        Some(range.start.saturating_sub(skipped)).filter(|&at| at > 0 && at < text.len())
+        let key = format!("{windows}:{}", index::vector::text_hash(&embedded));
+        let cached = {
+            let cache = self.window_starts.lock().unwrap_or_else(|p| p.into_inner());
+            cache.0.get(&key).cloned()
+        };
+        let starts = cached.unwrap_or_else(|| {
+            let skipped = embedded.len() - text.len();
+            let starts: Arc<Vec<usize>> = Arc::new(
+                self.windower
+                    .windows_upto(&embedded, windows)
+                    .into_iter()
+                    .map(|range| range.start.saturating_sub(skipped))
+                    .collect(),
+            );
+            let mut cache = self.window_starts.lock().unwrap_or_else(|p| p.into_inner());
+            remember(&mut cache, WINDOW_STARTS_CACHE, key, starts.clone());
+            starts
+        });
+        starts
+            .get(window)
+            .copied()
+            .filter(|&at| at > 0 && at < text.len())
     }
 
     /// Starts embedding a question: a cached vector at once, else the question joins
@@ -506,5 +535,46 @@ mod tests {
         let second = dense.embed_many(&again).unwrap();
         assert!(Arc::ptr_eq(&second[0], &many[2]) && Arc::ptr_eq(&second[2], &many[0]));
         assert!(cosine(&second[1], &dense.embed_query("a new text").unwrap()) > 0.995);
+    }
+
+    #[test]
+    fn window_starts_are_the_windows_of_the_embedded_text_and_found_once() {
+        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        if !models.join("minilm/model.onnx").exists() {
+            eprintln!("skipped: models missing (run scripts/fetch-models)");
+            return;
+        }
+        let dense = Dense::open(&models).unwrap();
+        let title = "Rain gauge log";
+        let text: String = (0..400)
+            .map(|day| format!("day {day}: {} mm of rain, wind from the west. ", day % 7))
+            .collect();
+        let embedded = index::vector::embedding_text(title, &text);
+        let skipped = embedded.len() - text.len();
+        for windows in [16, 3] {
+            let ranges = dense.windower.windows_upto(&embedded, windows);
+            assert!(ranges.len() > 2, "{windows}: {}", ranges.len());
+            for (window, range) in ranges.iter().enumerate() {
+                let expected = Some(range.start.saturating_sub(skipped))
+                    .filter(|&at| at > 0 && at < text.len());
+                assert_eq!(dense.window_start(title, &text, window, windows), expected);
+                if window > 0 {
+                    assert!(expected.is_some_and(|at| text.is_char_boundary(at)));
+                }
+            }
+            assert_eq!(
+                dense.window_start(title, &text, ranges.len(), windows),
+                None
+            );
+        }
+        // One entry per text and window count; the first window needs none.
+        assert_eq!(dense.window_starts.lock().unwrap().0.len(), 2);
+        assert_eq!(dense.window_start(title, "short", 0, 1), None);
+        assert_eq!(dense.window_starts.lock().unwrap().0.len(), 2);
+        // Another text of the same length is another entry.
+        let other = text.replace("west", "east");
+        assert_eq!(other.len(), text.len());
+        let _ = dense.window_start(title, &other, 1, 16);
+        assert_eq!(dense.window_starts.lock().unwrap().0.len(), 3);
     }
 }
