@@ -379,7 +379,7 @@ impl Engine {
         // snippets are never shown.
         let mut pending = pending;
         let (mut generator, mut early) = (None, HashMap::new());
-        let idle = self.dense.as_ref().is_some_and(|d| d.backlog() <= 1);
+        let idle = plan.params.snippets && self.dense.as_ref().is_some_and(|d| d.backlog() <= 1);
         if let Some(waiting) = pending.as_mut().filter(|_| idle) {
             if !waiting.is_ready() {
                 generator = self.snippet_generator(snapshot, lexical)?;
@@ -914,7 +914,15 @@ impl Engine {
             ));
         }
         let lexical = plan.lexical.as_ref();
-        let snippets = self.snippet_generator_or(snippets, snapshot, lexical)?;
+        let snippets = if params.snippets {
+            self.snippet_generator_or(snippets, snapshot, lexical)?
+        } else {
+            // No snippets asked for: every shown unit gets an empty one.
+            ready
+                .snippets
+                .extend(hits.iter().map(|hit| (hit.key, String::new())));
+            None
+        };
         let shown: Vec<UnitKey> = hits.iter().map(|hit| hit.key).collect();
         self.make_snippets(snapshot, &shown, snippets.as_ref(), &mut ready)?;
         let mut guard = self.guard();

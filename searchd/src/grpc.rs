@@ -85,6 +85,8 @@ fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
         },
         activity: crate::activity::wire::filter_of(request.activity),
         rerank: request.rerank,
+        // gRPC replies always carry their snippets (a separate field from the text).
+        snippets: true,
     })
 }
 

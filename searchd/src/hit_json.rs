@@ -125,7 +125,11 @@ impl Serialize for Metadata<'_> {
             "title",
             (!unit.title.is_empty()).then_some(&unit.title),
         )?;
-        map.serialize_entry("snippet", &hit.snippet)?;
+        put(
+            &mut map,
+            "snippet",
+            (!hit.snippet.is_empty()).then_some(&hit.snippet),
+        )?;
         put(&mut map, "page", locator.page)?;
         put(&mut map, "page_label", locator.page_label.as_ref())?;
         put(&mut map, "slide", locator.slide)?;
@@ -225,6 +229,12 @@ mod tests {
         assert_eq!(meta["context"], true);
         assert!(meta.get("title").is_none() && meta.get("slide").is_none());
         assert!(meta.get("explain").is_none() && meta.get("attachment").is_none());
+        // A hit without a snippet (`"snippets": false`) has no `snippet` key.
+        let bare = UnitHit {
+            snippet: String::new(),
+            ..hit.clone()
+        };
+        assert!(value(&Hit(&bare))["metadata"].get("snippet").is_none());
         assert_eq!(meta["file_info"]["file_path"], "Docs/Results.pdf");
         assert_eq!(
             meta["file_info"]["file_id"],

@@ -2,7 +2,8 @@
 //! with Search-R1's retrieval server:
 //!
 //! - `POST /retrieve` and `POST /search` take `{"query": str, "top_k": int}` or
-//!   `{"queries": [str], "topk": int}` (optional `"rerank"`, `"mode"`, `"explain"` and
+//!   `{"queries": [str], "topk": int}` (optional `"rerank"`, `"mode"`, `"explain"`,
+//!   `"snippets"` (false: no highlighted `snippet` in the metadata) and
 //!   the filters `"path_prefixes"`, `"modalities"`, `"extensions"`, `"time_start"`,
 //!   `"time_end"` in Unix seconds) and answer
 //!   `{"results": [{"id", "text", "score", "metadata"}], "query", "reranked"}`; with
@@ -127,6 +128,9 @@ struct RetrieveBody {
     min_score: Option<f32>,
     /// Only files with matching activity-log events: `{"kinds", "start", "end", "when"}`.
     activity: Option<crate::activity::ActivityFilter>,
+    /// `false`: no highlighted `snippet` in the results' metadata (`/retrieve` and
+    /// `/search`; their `text` is whole either way).
+    snippets: Option<bool>,
 }
 
 impl RetrieveBody {
@@ -205,6 +209,7 @@ impl RetrieveBody {
             },
             activity: self.activity.clone(),
             rerank: self.rerank == Some(true),
+            snippets: self.snippets != Some(false),
         })
     }
 }
@@ -439,6 +444,11 @@ mod tests {
         }
         let defaults = body(r#"{"query": "q"}"#).params("q".into()).unwrap();
         assert_eq!(defaults.top_k, crate::query::DEFAULT_TOP_K);
+        assert!(defaults.snippets);
+        let snippets = |json: &str| body(json).params("q".into()).unwrap().snippets;
+        assert!(!snippets(r#"{"query": "q", "snippets": false}"#));
+        assert!(snippets(r#"{"query": "q", "snippets": true}"#));
+        assert!(snippets(r#"{"query": "q", "snippets": null}"#));
     }
 
     #[test]

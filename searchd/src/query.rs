@@ -76,6 +76,9 @@ pub struct SearchParams {
     /// Retrieve only: re-score the first units by their best sentence
     /// (`crate::rerank`; needs the text model).
     pub rerank: bool,
+    /// Highlighted snippets in the reply (on by default). Off, a unit's text is its
+    /// only excerpt: clients that read `text` alone skip the snippets' cost.
+    pub snippets: bool,
 }
 
 impl Default for SearchParams {
@@ -98,6 +101,7 @@ impl Default for SearchParams {
             cutoff: crate::cutoff::Cutoff::default(),
             activity: None,
             rerank: false,
+            snippets: true,
         }
     }
 }

@@ -159,6 +159,23 @@ fn routes_and_commands_answer_in_hippocamp_shapes() {
         let ours = eval::files_from_retrieve_reply(&reply);
         assert!(!ours.is_empty(), "{query}: {reply}");
         assert_eq!(hippocamp_file_list(&reply), ours, "{query}");
+
+        // Without snippets: the same units, scores and texts, and no `snippet`.
+        let body = json!({ "query": query, "top_k": 10, "snippets": false }).to_string();
+        let (status, bare) = daemon.post("/retrieve", &body);
+        assert_eq!(status, 200, "{bare}");
+        let results = |reply: &Value| reply["results"].as_array().unwrap().clone();
+        assert_eq!(results(&bare).len(), results(&reply).len(), "{query}");
+        for (with, without) in results(&reply).iter().zip(results(&bare).iter()) {
+            for key in ["id", "text", "score"] {
+                assert_eq!(with[key], without[key], "{query}: {key}");
+            }
+            assert!(with["metadata"]["snippet"].is_string(), "{with}");
+            assert!(without["metadata"].get("snippet").is_none(), "{without}");
+            let mut trimmed = with["metadata"].clone();
+            trimmed.as_object_mut().unwrap().remove("snippet");
+            assert_eq!(trimmed, without["metadata"], "{query}");
+        }
     }
     // A time range of an audio hit, in seconds.
     let (_, reply) = daemon.post(

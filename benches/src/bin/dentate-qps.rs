@@ -3,7 +3,7 @@
 //!
 //! Usage: `dentate-qps --http 127.0.0.1:8080 [--clients 1] [--seconds 20]
 //! [--mode hybrid|lexical|dense|mixed] [--top-k 10] [--seed 1] [--skip N]
-//! [--words-from HOST:PORT]`
+//! [--words-from HOST:PORT] [--no-snippets]`
 //!
 //! Questions are made from the words of the indexed file names (`/api/list_files`): a
 //! template and two words, deterministic from the seed, all distinct. `--words-from`
@@ -12,6 +12,7 @@
 //! the same index measured with the same seed receive the same questions; `--skip N`
 //! starts further along the sequence (for a second run against the same daemon). Prints
 //! one line: requests, errors, requests/s, p50/p90/p99 (client wall time).
+//! `--no-snippets` asks for replies without highlighted snippets (`"snippets": false`).
 
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
@@ -43,6 +44,7 @@ struct Options {
     seed: u64,
     skip: usize,
     words_from: Option<SocketAddr>,
+    snippets: bool,
 }
 
 fn options() -> anyhow::Result<Options> {
@@ -55,6 +57,7 @@ fn options() -> anyhow::Result<Options> {
         seed: 1,
         skip: 0,
         words_from: None,
+        snippets: true,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -68,8 +71,9 @@ fn options() -> anyhow::Result<Options> {
             "--seed" => options.seed = value("--seed")?.parse()?,
             "--skip" => options.skip = value("--skip")?.parse()?,
             "--words-from" => options.words_from = Some(value("--words-from")?.parse()?),
+            "--no-snippets" => options.snippets = false,
             "-h" | "--help" => {
-                println!("usage: dentate-qps --http HOST:PORT [--clients N] [--seconds S] [--mode hybrid|lexical|dense|mixed] [--top-k K] [--seed S] [--skip N] [--words-from HOST:PORT]");
+                println!("usage: dentate-qps --http HOST:PORT [--clients N] [--seconds S] [--mode hybrid|lexical|dense|mixed] [--top-k K] [--seed S] [--skip N] [--words-from HOST:PORT] [--no-snippets]");
                 std::process::exit(0);
             }
             other => bail!("unknown option {other}"),
@@ -129,6 +133,7 @@ fn main() -> anyhow::Result<()> {
         for _ in 0..options.clients {
             let (questions, next, latencies, errors) = (&questions, &next, &latencies, &errors);
             let (url, mode, top_k) = (&url, &options.mode, options.top_k);
+            let snippets = options.snippets;
             scope.spawn(move || {
                 let agent = ureq::Agent::new_with_defaults();
                 let mut mine = Vec::new();
@@ -142,8 +147,12 @@ fn main() -> anyhow::Result<()> {
                         "mixed" => "hybrid",
                         other => other,
                     };
-                    let body = serde_json::json!({"query": question, "top_k": top_k, "mode": mode})
-                        .to_string();
+                    let mut body =
+                        serde_json::json!({"query": question, "top_k": top_k, "mode": mode});
+                    if !snippets {
+                        body["snippets"] = false.into();
+                    }
+                    let body = body.to_string();
                     let sent = Instant::now();
                     let ok = agent
                         .post(url)
@@ -170,8 +179,9 @@ fn main() -> anyhow::Result<()> {
     latencies.sort_by(f64::total_cmp);
     let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize];
     println!(
-        "mode={} clients={} top_k={} requests={} errors={} seconds={seconds:.1} rps={:.1} p50={:.2}ms p90={:.2}ms p99={:.2}ms",
+        "mode={}{} clients={} top_k={} requests={} errors={} seconds={seconds:.1} rps={:.1} p50={:.2}ms p90={:.2}ms p99={:.2}ms",
         options.mode,
+        if options.snippets { "" } else { " (no snippets)" },
         options.clients,
         options.top_k,
         latencies.len(),

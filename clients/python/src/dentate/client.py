@@ -361,7 +361,8 @@ class HttpClient:
     def retrieve(self, query: str, top_k: int = 10, **options: Any) -> List[RetrievedUnit]:
         """``POST /retrieve`` with ``{"query", "top_k", **options}`` (options: ``mode``,
         ``path_prefixes``, ``modalities``, ``extensions``, ``time_start``, ``time_end``,
-        ``autocut`` (True or a number of breaks), ``min_score``, …). Returns the units,
+        ``autocut`` (True or a number of breaks), ``min_score``, ``snippets`` (False: no
+        highlighted ``snippet`` in the metadata, for callers that read ``text``), …). Returns the units,
         best first."""
         reply = self._post("/retrieve", {"query": query, "top_k": top_k, **options})
         return [
