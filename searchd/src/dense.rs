@@ -414,18 +414,26 @@ fn encode_loop(queue: &Queue, mut encoder: TextEncoder) {
 mod tests {
     use super::*;
 
+    /// The encoders over the checkout's models, or `None` (a skip) when they are missing.
+    fn open_or_skip() -> Option<Dense> {
+        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        if !models.join("minilm/model.onnx").exists() {
+            eprintln!("skipped: models missing (run scripts/fetch-models)");
+            return None;
+        }
+        Some(Dense::open(&models).unwrap())
+    }
+
     fn cosine(a: &[f32], b: &[f32]) -> f32 {
         a.iter().zip(b).map(|(x, y)| x * y).sum()
     }
 
     #[test]
     fn concurrent_questions_each_get_their_own_vector() {
-        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-        if !models.join("minilm/model.onnx").exists() {
-            eprintln!("skipped: models missing (run scripts/fetch-models)");
+        let Some(dense) = open_or_skip() else {
             return;
-        }
-        let dense = Arc::new(Dense::open(&models).unwrap());
+        };
+        let dense = Arc::new(dense);
         let topics = ["rent", "garden", "invoice", "train", "dentist", "choir"];
         let questions: Vec<String> = (0..48)
             .map(|i| format!("what did I note about the {} in week {i}", topics[i % 6]))
@@ -505,12 +513,9 @@ mod tests {
 
     #[test]
     fn many_texts_come_back_in_their_order_with_duplicates_embedded_once() {
-        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-        if !models.join("minilm/model.onnx").exists() {
-            eprintln!("skipped: models missing (run scripts/fetch-models)");
+        let Some(dense) = open_or_skip() else {
             return;
-        }
-        let dense = Dense::open(&models).unwrap();
+        };
         // Lengths out of order, one text twice: each vector is its own text's.
         let texts: Vec<String> = [
             "a long sentence about the quarterly budget review and the supplier invoices",
@@ -539,12 +544,9 @@ mod tests {
 
     #[test]
     fn window_starts_are_the_windows_of_the_embedded_text_and_found_once() {
-        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-        if !models.join("minilm/model.onnx").exists() {
-            eprintln!("skipped: models missing (run scripts/fetch-models)");
+        let Some(dense) = open_or_skip() else {
             return;
-        }
-        let dense = Dense::open(&models).unwrap();
+        };
         let title = "Rain gauge log";
         let text: String = (0..400)
             .map(|day| format!("day {day}: {} mm of rain, wind from the west. ", day % 7))
