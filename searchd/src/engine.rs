@@ -975,8 +975,11 @@ impl Engine {
                 Vec::new()
             };
             units.push(hit);
-            for neighbour in neighbours {
+            for mut neighbour in neighbours {
                 seen.insert(neighbour.unit.unit_id.clone());
+                if !params.snippets {
+                    neighbour.snippet.clear();
+                }
                 units.push(neighbour);
             }
         }

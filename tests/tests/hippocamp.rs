@@ -129,6 +129,7 @@ fn routes_and_commands_answer_in_hippocamp_shapes() {
     let root = profile.path();
 
     // /retrieve: nested metadata for every result, same files as our scorer.
+    let mut neighbours_seen = 0;
     for query in [
         "shelf measurements alcove width",
         "Hartcliffe invoice balance due",
@@ -162,6 +163,14 @@ fn routes_and_commands_answer_in_hippocamp_shapes() {
 
         // Without snippets: the same units, scores and texts, and no `snippet`.
         let body = json!({ "query": query, "top_k": 10, "snippets": false }).to_string();
+        let (_, with_context) = daemon.post(
+            "/retrieve",
+            &json!({ "query": query, "top_k": 3, "snippets": false, "context": 1 }).to_string(),
+        );
+        for result in with_context["results"].as_array().unwrap() {
+            assert!(result["metadata"].get("snippet").is_none(), "{result}");
+            neighbours_seen += usize::from(result["metadata"]["context"] == true);
+        }
         let (status, bare) = daemon.post("/retrieve", &body);
         assert_eq!(status, 200, "{bare}");
         let results = |reply: &Value| reply["results"].as_array().unwrap().clone();
@@ -177,6 +186,10 @@ fn routes_and_commands_answer_in_hippocamp_shapes() {
             assert_eq!(trimmed, without["metadata"], "{query}");
         }
     }
+    assert!(
+        neighbours_seen > 0,
+        "no neighbour was shown without its snippet"
+    );
     // A time range of an audio hit, in seconds.
     let (_, reply) = daemon.post(
         "/retrieve",
