@@ -31,8 +31,9 @@ use crate::query::{Mode, SearchParams};
 pub struct UnitHit {
     pub unit: StoredUnit,
     pub score: f32,
-    /// Excerpt with matched terms in `<b></b>` (HTML-escaped).
-    pub snippet: String,
+    /// Excerpt with matched terms in `<b></b>` (HTML-escaped); `None` when the request
+    /// asked for none (`"snippets": false`).
+    pub snippet: Option<String>,
     /// Per-signal scores (only with `explain`).
     pub signals: BTreeMap<String, f64>,
     /// Shown for its file, not a match itself: a neighbour of a hit (`context`), or a
@@ -627,7 +628,7 @@ impl Engine {
             Some(unit) => std::sync::Arc::unwrap_or_clone(unit),
             None => snapshot.unit(key)?,
         };
-        let snippet = ready.snippets.remove(&key).unwrap_or_default();
+        let snippet = Some(ready.snippets.remove(&key).unwrap_or_default());
         let mut signals = BTreeMap::new();
         if explain {
             if let Some(lexical) = lexical {
@@ -824,8 +825,14 @@ impl Engine {
             if params.context > 0 {
                 let exclude: HashSet<String> =
                     units.iter().map(|u| u.unit.unit_id.clone()).collect();
-                let neighbours =
-                    neighbours(snapshot, &file_id, &ordinals, params.context, &exclude)?;
+                let neighbours = neighbours(
+                    snapshot,
+                    &file_id,
+                    &ordinals,
+                    params.context,
+                    &exclude,
+                    true,
+                )?;
                 units.extend(neighbours);
             }
             files.push(FileHit { file, score, units });
@@ -930,9 +937,14 @@ impl Engine {
             .into_iter()
             .map(|hit| {
                 let snippets = snippets.as_ref();
-                self.unit_hit(snapshot, hit, lexical, snippets, params.explain, &mut ready)
+                let mut hit =
+                    self.unit_hit(snapshot, hit, lexical, snippets, params.explain, &mut ready)?;
+                if !params.snippets {
+                    hit.snippet = None;
+                }
+                Ok(hit)
             })
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Vec<_>, SearchError>>()?;
         let mut hits: Vec<UnitHit> = hits
             .into_iter()
             .filter(|hit| guard.allows(&hit.unit.path))
@@ -970,16 +982,14 @@ impl Engine {
                     &[hit.unit.ordinal],
                     params.context,
                     &seen,
+                    params.snippets,
                 )?
             } else {
                 Vec::new()
             };
             units.push(hit);
-            for mut neighbour in neighbours {
+            for neighbour in neighbours {
                 seen.insert(neighbour.unit.unit_id.clone());
-                if !params.snippets {
-                    neighbour.snippet.clear();
-                }
                 units.push(neighbour);
             }
         }
@@ -1058,6 +1068,7 @@ fn neighbours(
     ordinals: &[u64],
     context: usize,
     exclude: &HashSet<String>,
+    snippets: bool,
 ) -> Result<Vec<UnitHit>, SearchError> {
     let mut wanted: Vec<u64> = ordinals
         .iter()
@@ -1079,7 +1090,7 @@ fn neighbours(
         .into_iter()
         .flatten()
         .map(|unit| UnitHit {
-            snippet: html_escape(&truncate_chars(&unit.text, SNIPPET_CHARS)),
+            snippet: snippets.then(|| html_escape(&truncate_chars(&unit.text, SNIPPET_CHARS))),
             unit,
             score: 0.0,
             signals: BTreeMap::new(),
@@ -1149,7 +1160,7 @@ fn record_kinds(
             signals.insert("record_kind.terms".to_string(), f64::from(weight));
         }
         hits.push(UnitHit {
-            snippet: snippet_of(shown.snippets, &unit.text),
+            snippet: Some(snippet_of(shown.snippets, &unit.text)),
             unit,
             score: 0.0,
             signals,

@@ -143,7 +143,7 @@ fn unit_hit_of(hit: &UnitHit, full_text: bool) -> pb::UnitHit {
         kind: unit.kind.as_str().to_string(),
         locator: Some(locator_of(&unit.locator)),
         score: f64::from(hit.score),
-        snippet: hit.snippet.clone(),
+        snippet: hit.snippet.clone().unwrap_or_default(),
         text: if full_text || unit.text.len() <= SEARCH_TEXT_LIMIT {
             unit.text.clone()
         } else {

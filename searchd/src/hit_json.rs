@@ -125,11 +125,7 @@ impl Serialize for Metadata<'_> {
             "title",
             (!unit.title.is_empty()).then_some(&unit.title),
         )?;
-        put(
-            &mut map,
-            "snippet",
-            (!hit.snippet.is_empty()).then_some(&hit.snippet),
-        )?;
+        put(&mut map, "snippet", hit.snippet.as_ref())?;
         put(&mut map, "page", locator.page)?;
         put(&mut map, "page_label", locator.page_label.as_ref())?;
         put(&mut map, "slide", locator.slide)?;
@@ -197,7 +193,7 @@ mod tests {
                 content_time_text: "2025-10-05T09:00:00-07:00".into(),
             },
             score: 0.1234567,
-            snippet: "<b>Chip</b> time".into(),
+            snippet: Some("<b>Chip</b> time".into()),
             signals: Default::default(),
             is_context: true,
         }
@@ -229,12 +225,18 @@ mod tests {
         assert_eq!(meta["context"], true);
         assert!(meta.get("title").is_none() && meta.get("slide").is_none());
         assert!(meta.get("explain").is_none() && meta.get("attachment").is_none());
-        // A hit without a snippet (`"snippets": false`) has no `snippet` key.
+        // A hit without a snippet (`"snippets": false`) has no `snippet` key; an empty
+        // one (a unit without text) is still there.
         let bare = UnitHit {
-            snippet: String::new(),
+            snippet: None,
             ..hit.clone()
         };
         assert!(value(&Hit(&bare))["metadata"].get("snippet").is_none());
+        let empty = UnitHit {
+            snippet: Some(String::new()),
+            ..hit.clone()
+        };
+        assert_eq!(value(&Hit(&empty))["metadata"]["snippet"], "");
         assert_eq!(meta["file_info"]["file_path"], "Docs/Results.pdf");
         assert_eq!(
             meta["file_info"]["file_id"],

@@ -129,7 +129,7 @@ struct RetrieveBody {
     /// Only files with matching activity-log events: `{"kinds", "start", "end", "when"}`.
     activity: Option<crate::activity::ActivityFilter>,
     /// `false`: no highlighted `snippet` in the results' metadata (`/retrieve` and
-    /// `/search`; their `text` is whole either way).
+    /// `/search`; their `text` is whole either way; `/api/search` refuses it).
     snippets: Option<bool>,
 }
 
@@ -298,6 +298,11 @@ async fn grouped_search(
     let queries = request.queries()?;
     if queries.len() != 1 {
         return Err(bad_request("/api/search takes a single \"query\""));
+    }
+    if request.snippets == Some(false) {
+        return Err(bad_request(
+            "\"snippets\": false applies to /retrieve and /search; /api/search always has snippets",
+        ));
     }
     let params = request.params(queries[0].clone())?;
     let outcome = run_blocking(&engine, move |e| e.search(params)).await?;

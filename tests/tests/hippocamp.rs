@@ -190,6 +190,16 @@ fn routes_and_commands_answer_in_hippocamp_shapes() {
         neighbours_seen > 0,
         "no neighbour was shown without its snippet"
     );
+    // Grouped search always has its snippets: the switch is refused, not ignored.
+    let (status, refused) = daemon.post(
+        "/api/search",
+        &json!({ "query": "choir rehearsal", "snippets": false }).to_string(),
+    );
+    assert_eq!(status, 400, "{refused}");
+    assert!(
+        refused["error"].as_str().unwrap().contains("/api/search"),
+        "{refused}"
+    );
     // A time range of an audio hit, in seconds.
     let (_, reply) = daemon.post(
         "/retrieve",

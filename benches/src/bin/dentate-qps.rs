@@ -181,7 +181,7 @@ fn main() -> anyhow::Result<()> {
     println!(
         "mode={}{} clients={} top_k={} requests={} errors={} seconds={seconds:.1} rps={:.1} p50={:.2}ms p90={:.2}ms p99={:.2}ms",
         options.mode,
-        if options.snippets { "" } else { " (no snippets)" },
+        if options.snippets { "" } else { " snippets=off" },
         options.clients,
         options.top_k,
         latencies.len(),

@@ -60,9 +60,12 @@ struct Cli {
     text_windows: u64,
     /// The form of MiniLM texts are embedded with: `minilm-q8` (the int8 graph
     /// scripts/fetch-models makes; the default when it exists) or `minilm` (the packaged
-    /// graph, float32 compute, about 3x slower). A change embeds every text again on the
-    /// next run. Questions are embedded with the question graph either way.
-    #[arg(long, value_name = "MODEL", value_parser = ["minilm-q8", "minilm"])]
+    /// graph, float32 compute, about 3x slower). It holds for this run (and watch mode):
+    /// a run with another model, or without the option, embeds every text again.
+    /// Questions are embedded with the question graph either way.
+    #[arg(long, value_name = "MODEL",
+          value_parser = clap::builder::PossibleValuesParser::new(
+              indexer::embed::TextModel::CHOICES.map(|(name, _)| name)))]
     text_model: Option<String>,
     /// Skip OCR of images (and of video frames).
     #[arg(long)]
