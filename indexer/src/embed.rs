@@ -105,9 +105,14 @@ impl TextModel {
         )
     }
 
+    /// Where this form's graph lies in `models_dir` (made by `scripts/fetch-models`).
+    pub fn graph_path(&self, models_dir: &Path) -> PathBuf {
+        models_dir.join("minilm").join(self.graph)
+    }
+
     /// `fast` when its graph exists and the packaged graph is not forced.
     fn choose(models_dir: &Path, fast: TextModel, packaged: bool) -> TextModel {
-        if !packaged && models_dir.join("minilm").join(fast.graph).is_file() {
+        if !packaged && fast.graph_path(models_dir).is_file() {
             fast
         } else {
             TextModel::PACKAGED

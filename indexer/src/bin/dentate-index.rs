@@ -200,7 +200,7 @@ fn main() -> anyhow::Result<()> {
     if let Some(name) = &cli.text_model {
         let form = indexer::embed::TextModel::parse(name)
             .ok_or_else(|| anyhow::anyhow!("unknown text model {name}"))?;
-        let graph = options.models_dir.join("minilm").join(form.graph);
+        let graph = form.graph_path(&options.models_dir);
         if options.embed && !graph.is_file() {
             anyhow::bail!(
                 "--text-model {name}: {} is missing (run scripts/fetch-models)",
