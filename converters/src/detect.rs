@@ -38,6 +38,8 @@ pub enum FileType {
     Csv,
     Tsv,
     Eml,
+    /// A mailbox of the mbox family: many messages in one file.
+    Mbox,
     Ics,
     Sqlite,
     /// Jupyter notebook (JSON with cells).
@@ -54,7 +56,7 @@ pub enum FileType {
 }
 
 impl FileType {
-    pub const ALL: [FileType; 19] = [
+    pub const ALL: [FileType; 20] = [
         FileType::Pdf,
         FileType::Docx,
         FileType::Odt,
@@ -65,6 +67,7 @@ impl FileType {
         FileType::Csv,
         FileType::Tsv,
         FileType::Eml,
+        FileType::Mbox,
         FileType::Ics,
         FileType::Sqlite,
         FileType::Ipynb,
@@ -89,6 +92,7 @@ impl FileType {
             FileType::Csv => "csv",
             FileType::Tsv => "tsv",
             FileType::Eml => "eml",
+            FileType::Mbox => "mbox",
             FileType::Ics => "ics",
             FileType::Sqlite => "sqlite",
             FileType::Ipynb => "ipynb",
@@ -119,6 +123,7 @@ impl FileType {
             FileType::Csv
             | FileType::Tsv
             | FileType::Eml
+            | FileType::Mbox
             | FileType::Ics
             | FileType::Sqlite
             | FileType::Ipynb
@@ -132,9 +137,13 @@ impl FileType {
     }
 
     /// Whether the converter needs the whole file in memory. Media and opaque binaries
-    /// only need their first bytes (headers, EXIF) and the file size.
+    /// only need their first bytes (headers, EXIF) and the file size; a mailbox on disk
+    /// is read as a stream, message by message (`mail::mbox::Messages`).
     pub fn needs_full_content(self) -> bool {
-        !matches!(self, FileType::Audio | FileType::Video | FileType::Binary)
+        !matches!(
+            self,
+            FileType::Audio | FileType::Video | FileType::Binary | FileType::Mbox
+        )
     }
 }
 
@@ -250,7 +259,9 @@ pub fn detect(name: &str, head: &[u8]) -> FileType {
     }
     by_extension(&ext).unwrap_or_else(|| {
         if looks_like_text(head) {
-            if looks_like_email(head) {
+            if crate::mail::mbox::looks_like_mbox(head) {
+                FileType::Mbox
+            } else if looks_like_email(head) {
                 FileType::Eml
             } else if starts_with_ci(trim_bom(head), b"BEGIN:VCALENDAR") {
                 FileType::Ics
@@ -274,7 +285,8 @@ fn by_extension(ext: &str) -> Option<FileType> {
         "ods" => FileType::Ods,
         "csv" => FileType::Csv,
         "tsv" | "tab" => FileType::Tsv,
-        "eml" | "mbox" => FileType::Eml,
+        "eml" => FileType::Eml,
+        "mbox" | "mbx" => FileType::Mbox,
         "ics" | "ical" | "ifb" => FileType::Ics,
         "sqlite" | "sqlite3" | "db" => FileType::Sqlite,
         "ipynb" => FileType::Ipynb,

@@ -29,7 +29,7 @@ pub mod fuzz;
 mod image;
 mod log_records;
 pub use log_records::MAX_GATHERED_UNITS;
-mod mail;
+pub mod mail;
 mod meta;
 pub mod name_date;
 mod office;

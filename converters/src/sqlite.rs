@@ -51,13 +51,20 @@ pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let mut errors = Vec::new();
     let mut truncated = Vec::new();
     for table in &tables {
-        let read = read_table(&conn, table);
+        let TableName::Utf8(name) = table else {
+            errors.push(format!(
+                "{}: the table's name is not UTF-8; its rows cannot be read",
+                table.shown()
+            ));
+            continue;
+        };
+        let read = read_table(&conn, name);
         units.extend(read.units);
         if let Some(error) = read.error {
-            errors.push(format!("{table}: {error}"));
+            errors.push(format!("{name}: {error}"));
         }
         if read.truncated {
-            truncated.push(table.clone());
+            truncated.push(name.clone());
         }
     }
     if !errors.is_empty() {
@@ -69,7 +76,8 @@ pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
             format!("first {MAX_ROWS} rows kept of: {}", truncated.join(", ")),
         );
     }
-    meta.extra.insert("tables".into(), tables.join(", "));
+    let shown: Vec<&str> = tables.iter().map(TableName::shown).collect();
+    meta.extra.insert("tables".into(), shown.join(", "));
     Ok(Conversion {
         units,
         meta,
@@ -135,19 +143,48 @@ fn db_error(error: &rusqlite::Error) -> ConvertError {
 }
 
 /// Names of the user tables (views, indexes and `sqlite_%` internal tables skipped).
-fn list_tables(conn: &Connection) -> Result<Vec<String>, ConvertError> {
+fn list_tables(conn: &Connection) -> Result<Vec<TableName>, ConvertError> {
     let mut stmt = conn
         .prepare(
             "SELECT name FROM sqlite_master WHERE type = 'table' \
              AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid",
         )
         .map_err(|e| db_error(&e))?;
+    // Read as bytes: a name that is not UTF-8 must not fail the other tables.
     let names = stmt
-        .query_map([], |row| row.get::<_, String>(0))
+        .query_map([], |row| Ok(text_of(row.get_ref(0)?)))
         .map_err(|e| db_error(&e))?
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| db_error(&e))?;
     Ok(names)
+}
+
+/// A value SQLite gives as text (a name), decoded lossily: rusqlite's own `&str`
+/// accessors fail or panic on bytes that are not UTF-8.
+fn text_of(value: ValueRef) -> TableName {
+    match value {
+        ValueRef::Text(bytes) | ValueRef::Blob(bytes) => match std::str::from_utf8(bytes) {
+            Ok(name) => TableName::Utf8(name.to_string()),
+            Err(_) => TableName::Other(String::from_utf8_lossy(bytes).into_owned()),
+        },
+        other => TableName::Utf8(render_value(other)),
+    }
+}
+
+/// A table's name: usable in a query when it is UTF-8 (rusqlite takes SQL as `&str`).
+#[derive(Debug, Clone, PartialEq)]
+enum TableName {
+    Utf8(String),
+    /// Not UTF-8: shown lossily, its rows cannot be read.
+    Other(String),
+}
+
+impl TableName {
+    fn shown(&self) -> &str {
+        match self {
+            TableName::Utf8(name) | TableName::Other(name) => name,
+        }
+    }
 }
 
 struct TableRead {
@@ -159,6 +196,7 @@ struct TableRead {
 /// Reads one table, keeping the rows read before an error.
 fn read_table(conn: &Connection, table: &str) -> TableRead {
     let quoted = format!("\"{}\"", table.replace('"', "\"\""));
+    let columns = column_names(conn, table);
     let mut grouper = RowGrouper::new(Some(format!("Table: {table}")), Some(table.to_string()));
     let with_rowid = format!(
         "SELECT rowid, * FROM {quoted} ORDER BY rowid LIMIT {}",
@@ -166,9 +204,9 @@ fn read_table(conn: &Connection, table: &str) -> TableRead {
     );
     let plain = format!("SELECT * FROM {quoted} LIMIT {}", MAX_ROWS + 1);
     let outcome = match conn.prepare(&with_rowid) {
-        Ok(mut stmt) => scan(&mut stmt, true, &mut grouper),
+        Ok(mut stmt) => scan(&mut stmt, true, &columns, &mut grouper),
         Err(_) => match conn.prepare(&plain) {
-            Ok(mut stmt) => scan(&mut stmt, false, &mut grouper),
+            Ok(mut stmt) => scan(&mut stmt, false, &columns, &mut grouper),
             Err(e) => Err(e.to_string().to_lowercase()),
         },
     };
@@ -187,11 +225,18 @@ fn read_table(conn: &Connection, table: &str) -> TableRead {
 fn scan(
     stmt: &mut rusqlite::Statement,
     with_rowid: bool,
+    names: &[String],
     grouper: &mut RowGrouper,
 ) -> Result<bool, String> {
     let skip = usize::from(with_rowid);
-    let columns: Vec<String> = stmt.column_names().skip(skip).map(String::from).collect();
     let column_count = stmt.column_count();
+    // Never rusqlite's `column_names`: it panics on a name that is not UTF-8.
+    let shown = column_count.saturating_sub(skip);
+    let columns: Vec<String> = if names.len() == shown {
+        names.to_vec()
+    } else {
+        (1..=shown).map(|i| format!("column {i}")).collect()
+    };
     let mut rows = stmt.query([]).map_err(|e| e.to_string().to_lowercase())?;
     let mut count = 0usize;
     let mut header_pushed = false;
@@ -219,6 +264,27 @@ fn scan(
         grouper.push(number, &cells);
     }
     Ok(false)
+}
+
+/// The names of the columns `SELECT *` returns, in order, read as bytes and decoded
+/// lossily (hidden columns of virtual tables are not returned by `*`). Empty when the
+/// table cannot be described.
+fn column_names(conn: &Connection, table: &str) -> Vec<String> {
+    let Ok(mut stmt) =
+        conn.prepare("SELECT name FROM pragma_table_xinfo(?1) WHERE hidden <> 1 ORDER BY cid")
+    else {
+        return Vec::new();
+    };
+    let names = stmt.query_map([table], |row| {
+        Ok(match row.get_ref(0)? {
+            ValueRef::Text(bytes) | ValueRef::Blob(bytes) => {
+                String::from_utf8_lossy(bytes).into_owned()
+            }
+            other => render_value(other),
+        })
+    });
+    let names = names.and_then(|rows| rows.collect::<Result<Vec<_>, _>>());
+    names.unwrap_or_default()
 }
 
 fn render_value(value: ValueRef) -> String {
@@ -273,6 +339,27 @@ line two');
         CREATE TABLE empty (a TEXT);
         CREATE VIEW v AS SELECT title FROM books;
         CREATE INDEX books_title ON books(title);";
+
+    /// Column and table names that are not UTF-8 once panicked inside rusqlite; the rows
+    /// are indexed under lossily decoded names, and a table whose own name cannot be put
+    /// in a query is named as an error, not dropped without a word.
+    #[test]
+    fn names_that_are_not_utf8_keep_their_rows() {
+        let kept = include_bytes!("../fuzz-regressions/sqlite-non-utf8-names.bin");
+        let c = convert(&input(&kept[1..])).unwrap();
+        assert_eq!(c.units.len(), 1, "{:#?}", c.units);
+        let text = &c.units[0].text;
+        assert!(
+            text.contains("Ada Lovelace") && text.contains("Grace Hopper"),
+            "{text}"
+        );
+        assert!(
+            text.contains("id | nam\u{fffd}\u{fffd} | caf\u{fffd}\u{fffd}s"),
+            "{text}"
+        );
+        let errors = &c.meta.extra["errors"];
+        assert!(errors.contains("not UTF-8"), "{errors}");
+    }
 
     #[test]
     fn tables_become_row_groups() {
@@ -347,11 +434,14 @@ line two');
     }
 
     #[test]
+    #[cfg_attr(
+        not(dentate_shared),
+        ignore = "needs ../shared/corpus beside the repository"
+    )]
     fn corpus_database_when_present() {
         let path = "../../shared/corpus/realworld/Code/data/Chinook_Sqlite.sqlite";
         let Ok(bytes) = std::fs::read(path) else {
-            println!("note: {path} not present, skipped");
-            return;
+            panic!("missing: {path} not present");
         };
         let c = convert(&input(&bytes)).unwrap();
         assert_eq!(c.meta.page_count, Some(11));

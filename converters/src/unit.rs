@@ -416,6 +416,13 @@ pub fn parse_weekday_list(list: &str) -> Vec<u32> {
 /// category `damaged`) so the damage is not silent.
 pub const DAMAGE_KEY: &str = "damage";
 
+/// `FileMeta.extra` key of a truncation note: the converter stopped at one of its limits
+/// (rows of a sheet, attachments of a message, …) and says what it kept. The file's
+/// units are indexed; the indexer lists it in the run summary's `truncated` list and
+/// keeps the note in the manifest, so no content is dropped without a word. Every such
+/// limit is listed in `docs/robustness.md`.
+pub const TRUNCATED_KEY: &str = "truncated";
+
 /// File-level facts a converter learned (document title, author, EXIF, duration, …).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FileMeta {

@@ -2,6 +2,12 @@
 //! on a thread with a time limit, convert its attachments, and run the enrichment
 //! stages (OCR, page OCR, media) on the result. Gold-imported files take their units
 //! from their Gold JSON instead.
+//!
+//! Mailboxes (mbox) are read as a stream, message by message, each message converted
+//! with its own time limit and its attachments converted at once, so that a mailbox
+//! of any size is never held in memory. A file whose size or modification time moved
+//! while it was read is kept with a note ([`CHANGED_KEY`]) and its walked size and time,
+//! so the next run reads it again.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
@@ -16,6 +22,11 @@ use crate::manifest::{FileRecord, FileStatus};
 use crate::stages::{Earlier, StageInput, Stages};
 use crate::walk::WalkedFile;
 use index::{CommittedUnits, UnitPath};
+
+/// `FileRecord.extra` key of a file that changed while it was read (a download in
+/// progress, a mailbox being appended): what was read is indexed, the run lists it, and
+/// the next run reads it again.
+pub const CHANGED_KEY: &str = "changed_while_read";
 
 /// How many bytes of a media/binary file are read for detection and metadata.
 const HEAD_BYTES: u64 = 1024 * 1024;
@@ -137,7 +148,14 @@ pub fn convert_file(
             };
         }
     };
-    let hash = content_hash(&bytes, file.size);
+    let hash = if file_type == FileType::Mbox {
+        match stream_hash(&file.abs_path, file.size) {
+            Ok(hash) => hash,
+            Err(error) => return read_failure(file, file_type, &error),
+        }
+    } else {
+        content_hash(&bytes, file.size)
+    };
     // mtime moved, content did not: keep what is indexed.
     if let Some(previous) = previous {
         if previous.hash.as_deref() == Some(hash.as_str())
@@ -157,8 +175,14 @@ pub fn convert_file(
             };
         }
     }
+    if file_type == FileType::Mbox {
+        let mut converted = converter.convert_mailbox(file, hash);
+        note_change(file, &mut converted.record);
+        return converted;
+    }
     let tail = read_tail(file, file_type);
-    converter.convert(Job {
+    let changed = changed_since_walk(file);
+    let mut converted = converter.convert(Job {
         path: &file.rel_path,
         parent: None,
         on_disk: Some(&file.abs_path),
@@ -169,13 +193,82 @@ pub fn convert_file(
         mtime_ns: file.mtime_ns,
         hash: Some(hash),
         depth: 0,
+    });
+    if let Some(change) = changed {
+        converted
+            .record
+            .extra
+            .insert(CHANGED_KEY.to_string(), change);
+    }
+    converted
+}
+
+/// How the file's size or modification time moved since it was walked, if they did:
+/// what was read may be part old, part new.
+fn changed_since_walk(file: &WalkedFile) -> Option<String> {
+    let now = std::fs::metadata(&file.abs_path).ok()?;
+    let mtime_ns = now
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(file.mtime_ns, |d| d.as_nanos() as i64);
+    ((now.len(), mtime_ns) != (file.size, file.mtime_ns)).then(|| {
+        format!(
+            "the file changed while it was read (size {} → {} bytes); what was read is indexed and the next run reads it again",
+            file.size,
+            now.len()
+        )
     })
+}
+
+fn note_change(file: &WalkedFile, record: &mut FileRecord) {
+    if let Some(change) = changed_since_walk(file) {
+        record.extra.insert(CHANGED_KEY.to_string(), change);
+    }
+}
+
+/// A record of a file that could not be read.
+fn read_failure(file: &WalkedFile, file_type: FileType, error: &std::io::Error) -> Converted {
+    let mut record = base_record(
+        &file.rel_path,
+        None,
+        file.size,
+        file.mtime_ns,
+        file_type,
+        None,
+    );
+    fail(&mut record, "io", format!("read error: {error}"));
+    Converted {
+        record,
+        units: Vec::new(),
+        mtime: mtime_of(file.mtime_ns),
+        children: Vec::new(),
+    }
 }
 
 /// The content hash a conversion of `file` records (`None`: unreadable).
 pub fn content_hash_of(file: &WalkedFile) -> Option<String> {
-    let (_, bytes) = read_file(file).ok()?;
+    let (file_type, bytes) = read_file(file).ok()?;
+    if file_type == FileType::Mbox {
+        return stream_hash(&file.abs_path, file.size).ok();
+    }
     Some(content_hash(&bytes, file.size))
+}
+
+/// [`content_hash`] of a whole file read in pieces (a mailbox is never held in memory).
+fn stream_hash(path: &std::path::Path, size: u64) -> std::io::Result<String> {
+    let mut hasher = blake3::Hasher::new();
+    let mut handle = std::fs::File::open(path)?;
+    let mut buffer = vec![0u8; 1 << 20];
+    loop {
+        let read = handle.read(&mut buffer)?;
+        if read == 0 {
+            break;
+        }
+        hasher.update(&buffer[..read]);
+    }
+    hasher.update(&size.to_le_bytes());
+    Ok(hasher.finalize().to_hex().to_string())
 }
 
 /// BLAKE3 of the bytes read (the whole file, or the head of a media file plus its size).
@@ -342,6 +435,105 @@ impl Converter<'_> {
     }
 }
 
+impl Converter<'_> {
+    /// Converts a mailbox on disk message by message (see the module's documentation).
+    /// Messages that cannot be read are named in the record's damage note; an I/O
+    /// error ends the mailbox with what was read before it kept and noted.
+    fn convert_mailbox(&self, file: &WalkedFile, hash: String) -> Converted {
+        use converters::mail::mbox;
+        let path = file.rel_path.as_str();
+        let mut record = base_record(
+            path,
+            None,
+            file.size,
+            file.mtime_ns,
+            FileType::Mbox,
+            Some(hash),
+        );
+        let handle = match std::fs::File::open(&file.abs_path) {
+            Ok(handle) => handle,
+            Err(error) => return read_failure(file, FileType::Mbox, &error),
+        };
+        let reader = std::io::BufReader::with_capacity(1 << 20, handle);
+        let mut all = Conversion::default();
+        let mut children = Vec::new();
+        let (mut count, mut failed) = (0u64, Vec::new());
+        for message in mbox::Messages::new(reader) {
+            let mut message = match message {
+                Ok(message) => message,
+                Err(error) => {
+                    failed.push(format!("read error after message {count}: {error}"));
+                    break;
+                }
+            };
+            count += 1;
+            let name = format!("{path}#message/{}", message.number);
+            let bytes = std::mem::take(&mut message.bytes);
+            let size = bytes.len() as u64;
+            let mut conversion = match convert_with_timeout(
+                &name,
+                FileType::Eml,
+                bytes,
+                Vec::new(),
+                size,
+                self.timeout,
+            ) {
+                Ok(conversion) => conversion,
+                Err(error) => {
+                    failed.push(format!("message {}: {error}", message.number));
+                    continue;
+                }
+            };
+            if message.oversized {
+                failed.push(format!(
+                    "message {}: longer than {} bytes, its beginning only is indexed",
+                    message.number,
+                    mbox::MAX_MESSAGE_BYTES
+                ));
+            }
+            mbox::place(&message, &mut conversion);
+            if all.meta.created.is_none() {
+                all.meta.created = conversion.meta.created;
+            }
+            all.units.append(&mut conversion.units);
+            // Attachments now, so their bytes are not kept for the whole mailbox.
+            children.extend(self.convert_children(
+                path,
+                std::mem::take(&mut conversion.children),
+                file.mtime_ns,
+                0,
+            ));
+        }
+        if all.units.is_empty() {
+            let why = match failed.first() {
+                Some(first) if count == 0 => first.clone(),
+                _ if count == 0 => "no messages (no `From ` separator line)".to_string(),
+                _ => format!(
+                    "none of its {count} messages could be read ({})",
+                    failed.join("; ")
+                ),
+            };
+            fail(&mut record, "corrupt", format!("corrupt mbox: {why}"));
+            return Converted {
+                record,
+                units: Vec::new(),
+                mtime: mtime_of(file.mtime_ns),
+                children,
+            };
+        }
+        mbox::note(&mut all, count, &failed);
+        tally_units(&mut record, &all.units);
+        record.created = all.meta.created.map(|t| t.to_rfc3339());
+        record.extra = all.meta.extra;
+        Converted {
+            record,
+            units: all.units,
+            mtime: mtime_of(file.mtime_ns),
+            children,
+        }
+    }
+}
+
 /// Runs a converter on its own thread and gives up after `timeout` (the thread is left
 /// to finish on its own; its result is dropped).
 fn convert_with_timeout(
@@ -409,5 +601,93 @@ pub fn convert_gold(file: &WalkedFile, entry: &crate::gold::GoldEntry) -> Conver
         units,
         mtime: mtime_of(file.mtime_ns),
         children: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::IndexOptions;
+
+    fn walked(path: &std::path::Path) -> WalkedFile {
+        let meta = std::fs::metadata(path).unwrap();
+        let mtime = meta.modified().unwrap();
+        WalkedFile {
+            rel_path: path.file_name().unwrap().to_string_lossy().to_string(),
+            abs_path: path.to_path_buf(),
+            size: meta.len(),
+            mtime_ns: mtime
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as i64,
+        }
+    }
+
+    fn convert_one(dir: &std::path::Path, file: &WalkedFile) -> Converted {
+        let mut options = IndexOptions::new(dir, dir.join("index"));
+        (options.ocr, options.media, options.embed) = (false, false, false);
+        let stages = Stages::new(&options);
+        let converter = Converter {
+            timeout: Duration::from_secs(30),
+            stages: &stages,
+            earlier: None,
+        };
+        convert_file(&converter, file, None)
+    }
+
+    /// A download in progress: the file grew between the walk and the read. What was
+    /// read is indexed with a note, and the walked size is recorded, so the next run
+    /// (which sees another size) reads it again.
+    #[test]
+    fn a_file_that_changed_while_read_is_noted_and_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("download.txt");
+        std::fs::write(&path, "The first part of the download.\n").unwrap();
+        let file = walked(&path);
+        let calm = convert_one(dir.path(), &file);
+        assert!(!calm.record.extra.contains_key(CHANGED_KEY));
+
+        std::fs::write(
+            &path,
+            "The first part of the download.\nAnd the rest of it.\n",
+        )
+        .unwrap();
+        let converted = convert_one(dir.path(), &file);
+        let note = &converted.record.extra[CHANGED_KEY];
+        assert!(note.contains("changed while it was read"), "{note}");
+        assert_eq!(converted.record.size, file.size);
+        assert_eq!(converted.record.status, FileStatus::Indexed);
+    }
+
+    /// A mailbox is streamed: its messages become units, its attachments files.
+    #[test]
+    fn a_mailbox_on_disk_is_read_message_by_message() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("Inbox");
+        let mut text = String::new();
+        for k in 1..=50 {
+            text.push_str(&format!(
+                "From a{k}@example.com Mon Jan  1 10:00:00 2024\nFrom: a{k}@example.com\n\
+                 Subject: Note {k}\nDate: 2 Jan 2024 10:{:02}:00 +0000\n\nBody {k}.\n\n",
+                k % 60
+            ));
+        }
+        text.push_str("From broken@example.com Mon Jan  1 10:00:00 2024\n\n\n");
+        std::fs::write(&path, &text).unwrap();
+        let converted = convert_one(dir.path(), &walked(&path));
+        assert_eq!(converted.record.file_type, Some(FileType::Mbox));
+        assert_eq!(converted.record.status, FileStatus::Indexed);
+        assert_eq!(converted.units.len(), 50);
+        assert_eq!(converted.record.extra["messages"], "51");
+        let damage = &converted.record.extra[converters::unit::DAMAGE_KEY];
+        assert!(
+            damage.starts_with("1 of 51 messages could not be read"),
+            "{damage}"
+        );
+        assert_eq!(
+            converted.record.hash,
+            content_hash_of(&walked(&path)),
+            "the streamed hash is the one a later run compares"
+        );
     }
 }

@@ -10,6 +10,7 @@ pub mod changes;
 pub mod clip;
 pub mod convert;
 pub mod converted;
+pub mod disk;
 pub mod embed;
 pub mod gold;
 pub mod media;

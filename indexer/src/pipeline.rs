@@ -325,6 +325,17 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                         .failures
                         .push(entry("damaged".to_string(), damage.clone()));
                 }
+                if let Some(change) = r.extra.get(crate::convert::CHANGED_KEY) {
+                    summary.failures.push(entry(
+                        crate::convert::CHANGED_KEY.to_string(),
+                        change.clone(),
+                    ));
+                }
+                if let Some(kept) = r.extra.get(converters::unit::TRUNCATED_KEY) {
+                    summary
+                        .truncated
+                        .push(entry("truncated".to_string(), kept.clone()));
+                }
             }
         }
     }

@@ -52,7 +52,8 @@ pub struct Failure {
     /// Short category: corrupt, encrypted, empty, unsupported, too_large,
     /// converter_bug (a converter panicked: a bug of ours, with the panic message and
     /// location), timeout, io; or `damaged` for a file that is damaged but whose recovered units
-    /// are indexed (it counts as indexed in `FileCounts`).
+    /// are indexed, or `changed_while_read` for one whose size or time moved while it was
+    /// read (both count as indexed in `FileCounts`; the latter is read again next run).
     pub category: String,
     /// The full message.
     pub reason: String,
@@ -75,6 +76,10 @@ pub struct RunSummary {
     /// to folders, FIFOs and other special files), with the reason.
     #[serde(default)]
     pub skipped: Vec<Failure>,
+    /// Files indexed in part: a converter stopped at one of its limits and says what it
+    /// kept (category `truncated`; see `docs/robustness.md` for every limit).
+    #[serde(default)]
+    pub truncated: Vec<Failure>,
     pub units_by_kind: BTreeMap<String, u64>,
     pub units: u64,
     /// Files (incl. attachments) converted in this run.

@@ -163,6 +163,15 @@ impl Server {
     }
 }
 
+/// [`server`] for a test that needs one: a missing server is a failure, with what to
+/// do. Such tests carry `#[cfg_attr(not(dentate_qdrant), ignore = …)]` (see
+/// `scripts/build/needs.rs`), so they run only where a server is at hand or required.
+pub fn require_server() -> Server {
+    server().expect(
+        "a Qdrant server is required (../shared/bin/qdrant beside the repository, or DENTATE_QDRANT_URL)",
+    )
+}
+
 pub fn server() -> Option<Server> {
     if let Ok(url) = std::env::var("DENTATE_QDRANT_URL") {
         return Some(Server {

@@ -24,7 +24,7 @@ use qdrant_client::qdrant::{Condition, CountPointsBuilder, Filter};
 /// Tests share the two cores: one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
 
-use dentate_qdrant::testing::{qdrant_binary, server, Node};
+use dentate_qdrant::testing::{qdrant_binary, require_server, Node};
 
 fn unique(name: &str) -> String {
     let nanos = std::time::SystemTime::now()
@@ -414,9 +414,13 @@ fn filters() -> Vec<UnitFilter> {
 // Tests
 
 #[test]
+#[cfg_attr(
+    not(dentate_qdrant),
+    ignore = "needs a Qdrant server (../shared/bin/qdrant or DENTATE_QDRANT_URL)"
+)]
 fn sync_search_and_converge() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let Some(server) = server() else { return };
+    let server = require_server();
     let fixture = Fixture::build();
     let config = config(&server.url, "test-profile");
     let handle = fixture.handle();
@@ -790,9 +794,13 @@ fn drop_collection(config: &QdrantConfig) {
 }
 
 #[test]
+#[cfg_attr(
+    not(dentate_qdrant),
+    ignore = "needs a Qdrant server (../shared/bin/qdrant or DENTATE_QDRANT_URL)"
+)]
 fn concurrent_indexers_keep_their_profiles_apart() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let Some(server) = server() else { return };
+    let server = require_server();
     let (alice, bob) = (Fixture::build(), Fixture::build());
     let alice_config = config(&server.url, "alice");
     // One collection, created by whichever indexer gets there first.
@@ -897,11 +905,15 @@ fn index_now(config: &QdrantConfig) {
 }
 
 #[test]
+#[cfg_attr(
+    not(dentate_qdrant),
+    ignore = "needs a Qdrant server (../shared/bin/qdrant or DENTATE_QDRANT_URL)"
+)]
 fn quantized_collections_rank_and_score_as_exact_ones() {
     use dentate_qdrant::config::Quantization;
     use qdrant_client::qdrant::quantization_config::Quantization as Stored;
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let Some(server) = server() else { return };
+    let server = require_server();
     let fixture = Fixture::build();
     let all = fixture.all_units();
     let exact = config(&server.url, "exact");
@@ -975,9 +987,13 @@ fn quantized_collections_rank_and_score_as_exact_ones() {
 }
 
 #[test]
+#[cfg_attr(
+    not(dentate_qdrant),
+    ignore = "needs a Qdrant server (../shared/bin/qdrant or DENTATE_QDRANT_URL)"
+)]
 fn bulk_syncs_pause_indexing_and_always_restore_it() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let Some(server) = server() else { return };
+    let server = require_server();
     let fixture = Fixture::build();
     let mut config = config(&server.url, "bulk");
     config.bulk_units = 10; // the fixture's 18 new units make a bulk sync
@@ -1025,9 +1041,13 @@ fn bulk_syncs_pause_indexing_and_always_restore_it() {
 }
 
 #[test]
+#[cfg_attr(
+    not(dentate_qdrant),
+    ignore = "needs a Qdrant server (../shared/bin/qdrant or DENTATE_QDRANT_URL)"
+)]
 fn server_side_fusion_fuses_both_lists_in_one_request() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let Some(server) = server() else { return };
+    let server = require_server();
     let fixture = Fixture::build();
     let config = config(&server.url, "fusion");
     sync(&fixture.handle(), &config, |_| {}).unwrap();
@@ -1112,9 +1132,13 @@ fn server_side_fusion_fuses_both_lists_in_one_request() {
 }
 
 #[test]
+#[cfg_attr(
+    not(dentate_qdrant),
+    ignore = "needs a Qdrant server (../shared/bin/qdrant or DENTATE_QDRANT_URL)"
+)]
 fn an_unsynced_profile_is_a_clear_error() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let Some(server) = server() else { return };
+    let server = require_server();
     let fixture = Fixture::build();
     let config = config(&server.url, "someone-else");
     sync(&fixture.handle(), &config, |_| {}).unwrap();
@@ -1149,12 +1173,16 @@ fn http_body(port: u16, path: &str) -> Option<String> {
 /// (retries ride over the failure), and after the node's restart a re-sync leaves
 /// exactly the points of a clean run. Runs in CI (which has `../shared`), ~20 s.
 #[test]
+#[cfg_attr(
+    not(dentate_qdrant),
+    ignore = "needs a Qdrant server (../shared/bin/qdrant or DENTATE_QDRANT_URL)"
+)]
 fn cluster_survives_a_killed_node() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    if qdrant_binary().is_none() {
-        println!("skipped: no Qdrant server (no ../shared/bin/qdrant beside the repository)");
-        return;
-    }
+    assert!(
+        qdrant_binary().is_some(),
+        "the cluster test needs ../shared/bin/qdrant beside the repository"
+    );
     let started = Instant::now();
     let base = tempfile::tempdir().unwrap();
     let n1 = Node::start(base.path().join("n1"), true, None);

@@ -24,10 +24,12 @@ const QUESTIONS: [&str; 8] = [
 ];
 
 #[test]
+#[cfg_attr(
+    not(dentate_qdrant),
+    ignore = "needs a Qdrant server (../shared/bin/qdrant or DENTATE_QDRANT_URL)"
+)]
 fn a_profile_synced_to_qdrant_is_served_like_the_embedded_index() {
-    let Some(server) = dentate_qdrant::testing::server() else {
-        return;
-    };
+    let server = dentate_qdrant::testing::require_server();
     let profile = tempfile::tempdir().unwrap();
     copy_tree(&repo_root().join("samples/profile"), profile.path());
     // A copy of one document, for the copies fold over the remote backend.

@@ -112,6 +112,21 @@ pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
         meta.extra
             .insert("rejected_events".to_string(), rejected.join("; "));
     }
+    let cut = events
+        .iter()
+        .filter(|e| {
+            e.value("DESCRIPTION")
+                .is_some_and(|d| d.trim().chars().count() > MAX_DESCRIPTION_CHARS)
+        })
+        .count();
+    if cut > 0 {
+        meta.extra.insert(
+            crate::unit::TRUNCATED_KEY.to_string(),
+            format!(
+                "the first {MAX_DESCRIPTION_CHARS} characters kept of {cut} event descriptions"
+            ),
+        );
+    }
     let dropped: usize = count_dropped(&roots);
     if dropped > 0 {
         meta.extra

@@ -214,7 +214,11 @@ pub fn signature(value: impl Hash) -> u64 {
 /// How long and how a run goes.
 #[derive(Debug, Clone)]
 pub struct Budget {
+    /// How long a run goes on, when [`Budget::iterations`] is not set.
     pub time: Duration,
+    /// How many inputs a run checks (after the seeds), whatever the time: the same
+    /// inputs on every machine. Set, it takes the place of `time`.
+    pub iterations: Option<u64>,
     /// The generator's seed (runs with the same seed, seeds and budget repeat).
     pub seed: u64,
     /// An input running longer than this is reported as a hang and the process exits
@@ -225,6 +229,19 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// A run of exactly `iterations` damaged inputs after the seeds (see
+    /// [`Budget::iterations`]); `DENTATE_FUZZ_ITERATIONS` overrides the number.
+    pub fn iterations(iterations: u64) -> Budget {
+        let iterations = std::env::var("DENTATE_FUZZ_ITERATIONS")
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .unwrap_or(iterations);
+        Budget {
+            iterations: Some(iterations),
+            ..Budget::from_env(0.0)
+        }
+    }
+
     /// `DENTATE_FUZZ_SECONDS` seconds when set, else `default_seconds`.
     pub fn from_env(default_seconds: f64) -> Budget {
         let seconds = std::env::var("DENTATE_FUZZ_SECONDS")
@@ -234,6 +251,7 @@ impl Budget {
             .unwrap_or(default_seconds);
         Budget {
             time: Duration::from_secs_f64(seconds),
+            iterations: None,
             seed: 0x0D3E_17A7_E5EE_D001,
             hang_after: Duration::from_secs(60),
             crash_dir: None,
@@ -392,7 +410,11 @@ pub fn run(
     let mut crashes: HashMap<String, Vec<u8>> = HashMap::new();
     let (mut iterations, mut crash_count, mut slowest_ms) = (0u64, 0u64, 0u64);
     let mut next_seed = 0;
-    while next_seed < seeds.len() || origin.elapsed() < budget.time {
+    let more = |iterations: u64| match budget.iterations {
+        Some(count) => iterations < seeds.len() as u64 + count,
+        None => origin.elapsed() < budget.time,
+    };
+    while next_seed < seeds.len() || more(iterations) {
         let input = if next_seed < seeds.len() {
             next_seed += 1;
             seeds[next_seed - 1].clone()
@@ -489,8 +511,8 @@ pub const FAMILIES: &[Family] = &[
     },
     Family {
         name: "mail",
-        types: &[FileType::Eml],
-        builtin: &["\0From: Ann <ann@example.org>\r\nTo: bob@example.org\r\nSubject: =?utf-8?B?QnVkZ2V0?=\r\nDate: Mon, 6 Oct 2025 09:30:00 +0200\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nSee the attached notes.\r\n--b\r\nContent-Type: text/plain; name=\"notes.txt\"\r\nContent-Disposition: attachment; filename=\"notes.txt\"\r\n\r\nmeeting notes\r\n--b--\r\n"],
+        types: &[FileType::Eml, FileType::Mbox],
+        builtin: &["\u{1}From ann@example.org Mon Oct  6 09:30:00 2025\nFrom: Ann <ann@example.org>\nSubject: One\nDate: Mon, 6 Oct 2025 09:30:00 +0200\n\nFirst.\n>From the quoted line.\n\nFrom bob@example.org Tue Oct  7 10:00:00 2025\nFrom: bob@example.org\nSubject: Two\nContent-Length: 8\n\nSecond.\n\n", "\0From: Ann <ann@example.org>\r\nTo: bob@example.org\r\nSubject: =?utf-8?B?QnVkZ2V0?=\r\nDate: Mon, 6 Oct 2025 09:30:00 +0200\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nSee the attached notes.\r\n--b\r\nContent-Type: text/plain; name=\"notes.txt\"\r\nContent-Disposition: attachment; filename=\"notes.txt\"\r\n\r\nmeeting notes\r\n--b--\r\n"],
     },
     Family {
         name: "calendar",
@@ -720,75 +742,4 @@ pub fn run_family(family: &Family, repo: &Path, budget: &Budget) -> Report {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn repo() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-    }
-
-    /// The short run in CI: a few seconds per family (`DENTATE_FUZZ_SECONDS` for a long
-    /// run); no crash allowed.
-    #[test]
-    fn every_converter_family_survives_a_short_fuzz_run() {
-        let budget = Budget::from_env(1.5);
-        let mut failures = Vec::new();
-        for family in FAMILIES {
-            let report = run_family(family, &repo(), &budget);
-            eprintln!("{}", report.summary());
-            assert!(
-                report.seeds > 0 && report.iterations > 0,
-                "{}",
-                report.summary()
-            );
-            for crash in &report.crashes {
-                failures.push(format!("{}: {}", family.name, crash.message));
-            }
-        }
-        assert!(failures.is_empty(), "{failures:#?}");
-    }
-
-    #[test]
-    fn the_engine_reports_panics_and_keeps_new_behaviours() {
-        let budget = Budget {
-            time: Duration::from_millis(200),
-            ..Budget::from_env(0.2)
-        };
-        let report = run("toy", &[b"abc".to_vec()], &budget, |input| {
-            if input.len() > 64 {
-                panic!("too long");
-            }
-            Verdict::Ok(signature(input.len()))
-        });
-        assert!(report.iterations > 10);
-        assert!(report.behaviours > 1);
-        assert_eq!(report.crashes.len(), 1, "{:?}", report.crashes);
-        assert!(report.crashes[0].message.contains("too long"));
-        assert!(report.crashes[0].input.len() > 64);
-    }
-
-    #[test]
-    fn zip_members_are_damaged_inside_a_valid_archive() {
-        let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-        writer
-            .start_file(
-                "word/document.xml",
-                zip::write::SimpleFileOptions::default(),
-            )
-            .unwrap();
-        writer.write_all(b"<w:document>text</w:document>").unwrap();
-        let bytes = writer.finish().unwrap().into_inner();
-        let mut rng = Rng(7);
-        let damaged = mutate_zip_member(&mut rng, &bytes).unwrap();
-        let mut archive = zip::ZipArchive::new(std::io::Cursor::new(damaged)).unwrap();
-        assert_eq!(archive.len(), 1);
-        let mut content = Vec::new();
-        archive
-            .by_index(0)
-            .unwrap()
-            .read_to_end(&mut content)
-            .unwrap();
-        assert_ne!(content, b"<w:document>text</w:document>");
-        assert!(mutate_zip_member(&mut rng, b"not a zip").is_none());
-    }
-}
+mod tests;

@@ -1,4 +1,5 @@
-//! E-mail (`.eml`, RFC 5322 / MIME) → one [`UnitKind::Message`] unit.
+//! E-mail (`.eml`, RFC 5322 / MIME) → [`UnitKind::Message`] units; mailboxes (`mbox`)
+//! are split into messages by [`mbox`].
 //!
 //! The unit text is a readable header block followed by the body:
 //!
@@ -20,7 +21,15 @@
 //!
 //! The unit's locator holds the raw file's lines it was read from: line 1 (the headers)
 //! to the last line of the body parts, so a line of the file (a bib number on line 19)
-//! is found in its unit. A body cut at the length limit gives no lines.
+//! is found in its unit.
+//!
+//! A body longer than [`MAX_BODY_CHARS`] is not cut: it becomes several message units,
+//! the first with the header block, each later one headed `Subject: … (continued, part
+//! N of M)` and carrying the same sender, date and fields, each locating its stretch of
+//! the decoded body (`char_start..char_end`). Split messages carry no line range (the
+//! decoded body's characters do not map onto the raw file's lines).
+
+pub mod mbox;
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -31,12 +40,14 @@ use mail_parser::{
 };
 
 use crate::text::html_to_text;
+use crate::unit::TRUNCATED_KEY;
 use crate::{ChildFile, Conversion, ConvertError, FileMeta, Input, Locator, Unit, UnitKind};
 
 const FORMAT: &str = "eml";
 
-/// Longest body kept in the unit text, in characters.
-const MAX_BODY_CHARS: usize = 20_000;
+/// Longest stretch of a body in one unit, in characters; a longer body continues in
+/// further units.
+pub(crate) const MAX_BODY_CHARS: usize = 20_000;
 
 /// Most attachments extracted from one message.
 const MAX_CHILDREN: usize = 1_000;
@@ -46,7 +57,7 @@ const MAX_NAME_CHARS: usize = 150;
 
 /// Version of the units this module makes: bump it when they change, and the indexer
 /// converts the files of this module's types again (see [`crate::registry`]).
-pub(crate) const VERSION: u32 = 3;
+pub(crate) const VERSION: u32 = 4;
 
 /// Converts one e-mail message. Errors with `corrupt eml: no e-mail headers` when the
 /// bytes hold no recognisable RFC 5322 header.
@@ -65,7 +76,7 @@ pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     let date = message.date().and_then(to_chrono);
     let raw_date = message.header_raw(HeaderName::Date).map(clean_line);
 
-    let children = extract_attachments(&message);
+    let (children, left_out) = extract_attachments(&message);
     let attachment_names = children
         .iter()
         .map(|c| c.name.as_str())
@@ -87,44 +98,123 @@ pub(crate) fn convert(input: &Input) -> Result<Conversion, ConvertError> {
     push_header(&mut header_block, "Attachments", &attachment_names);
 
     let full_body = body_text(&message);
-    let full_body = full_body.trim();
-    let body = truncate_chars(full_body, MAX_BODY_CHARS);
-    let whole = body.len() == full_body.len();
-    let mut text = header_block.join("\n");
-    if !body.is_empty() {
-        text.push_str("\n\n");
-        text.push_str(body);
+    let chunks = body_chunks(full_body.trim(), MAX_BODY_CHARS);
+    let parts = chunks.len();
+    let fields = [
+        ("from", from.clone()),
+        ("to", to),
+        ("cc", cc),
+        ("subject", subject.clone()),
+        (
+            "message_id",
+            message.message_id().unwrap_or_default().to_string(),
+        ),
+        ("in_reply_to", id_list(message.in_reply_to())),
+        ("references", id_list(message.references())),
+        ("attachments", attachment_names),
+    ];
+    let mut units = Vec::with_capacity(parts);
+    for (index, chunk) in chunks.iter().enumerate() {
+        let mut text = if index == 0 {
+            header_block.join("\n")
+        } else {
+            format!(
+                "Subject: {subject} (continued, part {} of {parts})",
+                index + 1
+            )
+        };
+        if !chunk.text.is_empty() {
+            text.push_str("\n\n");
+            text.push_str(chunk.text);
+        }
+        let whole = parts == 1;
+        let locator = Locator {
+            part: Some("message".to_string()),
+            line_start: whole.then_some(1),
+            line_end: whole.then(|| last_body_line(&message, input.bytes)),
+            char_start: (!whole).then_some(chunk.char_start),
+            char_end: (!whole).then_some(chunk.char_end),
+            ..Locator::default()
+        };
+        let mut unit = Unit::new(UnitKind::Message, locator, text)
+            .with_title(subject.clone())
+            .with_time(date);
+        for (key, value) in &fields {
+            unit = unit.with_field(key, value.clone());
+        }
+        units.push(unit);
     }
 
-    let locator = Locator {
-        part: Some("message".to_string()),
-        line_start: whole.then_some(1),
-        line_end: whole.then(|| last_body_line(&message, input.bytes)),
-        ..Locator::default()
-    };
-    let unit = Unit::new(UnitKind::Message, locator, text)
-        .with_title(subject.clone())
-        .with_time(date)
-        .with_field("from", from.clone())
-        .with_field("to", to)
-        .with_field("cc", cc)
-        .with_field("subject", subject.clone())
-        .with_field("message_id", message.message_id().unwrap_or_default())
-        .with_field("in_reply_to", id_list(message.in_reply_to()))
-        .with_field("references", id_list(message.references()))
-        .with_field("attachments", attachment_names);
-
-    let meta = FileMeta {
+    let mut meta = FileMeta {
         title: non_empty(subject),
         author: non_empty(from),
         created: date,
         ..FileMeta::default()
     };
+    if left_out > 0 {
+        meta.extra.insert(
+            TRUNCATED_KEY.to_string(),
+            format!("first {MAX_CHILDREN} attachments kept, {left_out} left out"),
+        );
+    }
     Ok(Conversion {
-        units: vec![unit],
+        units,
         meta,
         children,
     })
+}
+
+/// One stretch of a message body: its text and its character range in the body.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct BodyChunk<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) char_start: u64,
+    pub(crate) char_end: u64,
+}
+
+/// Splits `body` into stretches of at most `max_chars` characters, each ending at a
+/// paragraph break, else a line break, else a space in its last quarter when there is
+/// one. Always at least one (possibly empty) stretch; nothing is dropped but the white
+/// space at the cuts.
+pub(crate) fn body_chunks(body: &str, max_chars: usize) -> Vec<BodyChunk<'_>> {
+    let max_chars = max_chars.max(1);
+    let mut chunks = Vec::new();
+    let mut rest = body;
+    let mut offset = 0u64;
+    loop {
+        let Some((limit, _)) = rest.char_indices().nth(max_chars) else {
+            let chars = rest.chars().count() as u64;
+            chunks.push(BodyChunk {
+                text: rest,
+                char_start: offset,
+                char_end: offset + chars,
+            });
+            return chunks;
+        };
+        let window = &rest[..limit];
+        let floor = window
+            .char_indices()
+            .nth(max_chars * 3 / 4)
+            .map_or(0, |(byte, _)| byte);
+        let cut = ["\n\n", "\n", " "]
+            .iter()
+            .find_map(|sep| window.rfind(sep).filter(|&at| at > floor))
+            .unwrap_or(limit);
+        let (head, tail) = rest.split_at(cut);
+        let head_chars = head.chars().count() as u64;
+        let text = head.trim_end();
+        chunks.push(BodyChunk {
+            text,
+            char_start: offset,
+            char_end: offset + text.chars().count() as u64,
+        });
+        let trimmed = tail.trim_start();
+        offset += head_chars + (tail.chars().count() - trimmed.chars().count()) as u64;
+        rest = trimmed;
+        if rest.is_empty() {
+            return chunks;
+        }
+    }
 }
 
 /// The raw file's line (1-based) where the message's body parts end (the headers' end
@@ -307,13 +397,12 @@ fn truncate_chars(text: &str, max_chars: usize) -> &str {
 
 /// Attachments (named parts, `Content-Disposition: attachment`, non-inline binary
 /// parts, calendar invitations, nested messages) as child files with safe, unique names.
-fn extract_attachments(message: &mail_parser::Message) -> Vec<ChildFile> {
+/// Returns them with the number of attachments left out past [`MAX_CHILDREN`].
+fn extract_attachments(message: &mail_parser::Message) -> (Vec<ChildFile>, usize) {
     let mut children = Vec::new();
     let mut used = HashSet::new();
+    let mut left_out = 0;
     for (index, part) in message.attachments().enumerate() {
-        if children.len() >= MAX_CHILDREN {
-            break;
-        }
         let nested = part.message();
         let is_attachment = part.attachment_name().is_some()
             || nested.is_some()
@@ -334,13 +423,17 @@ fn extract_attachments(message: &mail_parser::Message) -> Vec<ChildFile> {
         if nested.is_some() && !name.to_ascii_lowercase().ends_with(".eml") {
             name.push_str(".eml");
         }
+        if children.len() >= MAX_CHILDREN {
+            left_out += 1;
+            continue;
+        }
         let name = unique_name(name, &mut used);
         children.push(ChildFile {
             name,
             bytes: part.contents().to_vec(),
         });
     }
-    children
+    (children, left_out)
 }
 
 /// An unnamed binary part that is a file in its own right (a PDF, a sound), not an
@@ -441,360 +534,4 @@ fn unique_name(name: String, used: &mut HashSet<String>) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::FileType;
-
-    fn input(bytes: &[u8]) -> Input<'_> {
-        Input {
-            tail: &[],
-            name: "Mail/test.eml",
-            bytes,
-            size: bytes.len() as u64,
-            file_type: FileType::Eml,
-        }
-    }
-
-    const ALTERNATIVE: &str = "From: Ana Silva <ana@example.com>\r\n\
-To: Bo Chen <bo@example.com>, carl@example.com\r\n\
-Cc: Dee <dee@example.com>\r\n\
-Subject: Foster Creek budget\r\n\
-Date: Wed, 1 Oct 2025 18:05:00 -0700\r\n\
-Message-ID: <abc123@example.com>\r\n\
-In-Reply-To: <prev1@example.com>\r\n\
-References: <root0@example.com> <prev1@example.com>\r\n\
-MIME-Version: 1.0\r\n\
-Content-Type: multipart/mixed; boundary=\"outer\"\r\n\
-\r\n\
---outer\r\n\
-Content-Type: multipart/alternative; boundary=\"inner\"\r\n\
-\r\n\
---inner\r\n\
-Content-Type: text/plain; charset=utf-8\r\n\
-\r\n\
-The culvert estimate is attached.\r\n\
---inner\r\n\
-Content-Type: text/html; charset=utf-8\r\n\
-\r\n\
-<html><body><p>The <b>culvert</b> estimate is attached.</p></body></html>\r\n\
---inner--\r\n\
---outer\r\n\
-Content-Type: application/pdf; name=\"../../etc/budget.pdf\"\r\n\
-Content-Disposition: attachment; filename=\"../../etc/budget.pdf\"\r\n\
-Content-Transfer-Encoding: base64\r\n\
-\r\n\
-JVBERi0xLjQKJcOkw7zDtsOfCg==\r\n\
---outer\r\n\
-Content-Type: application/pdf\r\n\
-Content-Disposition: attachment; filename=\"budget.pdf\"\r\n\
-Content-Transfer-Encoding: base64\r\n\
-\r\n\
-JVBERi0xLjQK\r\n\
---outer--\r\n";
-
-    #[test]
-    fn multipart_alternative_with_pdf() {
-        let out = convert(&input(ALTERNATIVE.as_bytes())).unwrap();
-        assert_eq!(out.units.len(), 1);
-        let unit = &out.units[0];
-        assert_eq!(unit.kind(), UnitKind::Message);
-        assert_eq!(unit.locator.part.as_deref(), Some("message"));
-        // Lines 1 (From) to 22 (the HTML body's last line), not the attachments after.
-        assert_eq!(
-            (unit.locator.line_start, unit.locator.line_end),
-            (Some(1), Some(22))
-        );
-        assert_eq!(unit.title.as_deref(), Some("Foster Creek budget"));
-        assert!(unit.text.starts_with(
-            "From: Ana Silva <ana@example.com>\nTo: Bo Chen <bo@example.com>, carl@example.com\n\
-Cc: Dee <dee@example.com>\nDate: Wed, 1 Oct 2025 18:05:00 -0700 (Wednesday)\n\
-Subject: Foster Creek budget\nAttachments: budget.pdf, budget (2).pdf\n\n"
-        ));
-        assert!(unit.text.contains("The culvert estimate is attached."));
-        assert!(!unit.text.contains("<b>"));
-        let time = unit.content_time.unwrap();
-        assert_eq!(time.to_rfc3339(), "2025-10-01T18:05:00-07:00");
-        assert_eq!(unit.fields["message_id"], "abc123@example.com");
-        assert_eq!(unit.fields["in_reply_to"], "<prev1@example.com>");
-        assert_eq!(
-            unit.fields["references"],
-            "<root0@example.com> <prev1@example.com>"
-        );
-        assert_eq!(unit.fields["attachments"], "budget.pdf, budget (2).pdf");
-        assert_eq!(out.children.len(), 2);
-        assert_eq!(out.children[0].name, "budget.pdf");
-        assert!(out.children[0].bytes.starts_with(b"%PDF-1.4"));
-        assert_eq!(out.meta.title.as_deref(), Some("Foster Creek budget"));
-        assert_eq!(
-            out.meta.author.as_deref(),
-            Some("Ana Silva <ana@example.com>")
-        );
-        assert_eq!(out.meta.created, Some(time));
-    }
-
-    #[test]
-    fn the_unit_holds_the_lines_it_was_read_from() {
-        let plain = "From: a@example.com\nSubject: Race\n\nSee you there.\nBib: 1234\n";
-        let unit = &convert(&input(plain.as_bytes())).unwrap().units[0];
-        assert_eq!(
-            (unit.locator.line_start, unit.locator.line_end),
-            (Some(1), Some(5))
-        );
-        // A body cut at the length limit does not claim the lines it lost.
-        let long = format!(
-            "From: a@example.com\nSubject: Long\n\n{}\n",
-            "word ".repeat(MAX_BODY_CHARS / 4)
-        );
-        let unit = &convert(&input(long.as_bytes())).unwrap().units[0];
-        assert_eq!(
-            (unit.locator.line_start, unit.locator.line_end),
-            (None, None)
-        );
-    }
-
-    #[test]
-    fn html_only_body_is_rendered() {
-        let mail = "From: news@example.com\r\nSubject: News\r\n\
-Content-Type: text/html; charset=utf-8\r\n\r\n\
-<html><head><style>p{color:red}</style></head><body><h1>Big sale</h1>\
-<p>Kayaks &amp; paddles</p></body></html>\r\n";
-        let out = convert(&input(mail.as_bytes())).unwrap();
-        let text = &out.units[0].text;
-        assert!(text.contains("Big sale"), "{text}");
-        assert!(text.contains("Kayaks & paddles"), "{text}");
-        assert!(!text.contains("<p>"));
-        assert!(out.units[0].content_time.is_none());
-    }
-
-    #[test]
-    fn latin1_charset_is_decoded() {
-        let mut mail = b"From: =?ISO-8859-1?Q?Jos=E9?= <jose@example.com>\r\n\
-Subject: =?iso-8859-1?Q?Caf=E9_cr=E8me?=\r\n\
-Date: Thu, 2 Jan 2025 09:00:00 +0100\r\n\
-Content-Type: text/plain; charset=iso-8859-1\r\n\
-Content-Transfer-Encoding: 8bit\r\n\r\n"
-            .to_vec();
-        mail.extend_from_slice(b"D\xE9j\xE0 vu \xE0 la cr\xE8me br\xFBl\xE9e.\r\n");
-        let out = convert(&input(&mail)).unwrap();
-        let unit = &out.units[0];
-        assert_eq!(unit.title.as_deref(), Some("Café crème"));
-        assert!(
-            unit.text.contains("Déjà vu à la crème brûlée."),
-            "{}",
-            unit.text
-        );
-        assert!(unit.text.contains("From: José <jose@example.com>"));
-        assert!(unit.text.contains("(Thursday)"));
-    }
-
-    #[test]
-    fn utf8_body_mislabelled_as_gb2312_is_kept() {
-        let mail = "From: a@example.com\r\nSubject: hi\r\n\
-Content-Type: text/plain; charset=\"GB2312\"\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\
-你好！我公司可代开各类增值税发票\r\n";
-        let out = convert(&input(mail.as_bytes())).unwrap();
-        assert!(
-            out.units[0]
-                .text
-                .contains("你好！我公司可代开各类增值税发票"),
-            "{}",
-            out.units[0].text
-        );
-    }
-
-    #[test]
-    fn nested_message_becomes_eml_child() {
-        let mail = "From: a@example.com\r\nSubject: Fwd\r\n\
-Content-Type: multipart/mixed; boundary=b\r\n\r\n\
---b\r\nContent-Type: text/plain\r\n\r\nsee below\r\n\
---b\r\nContent-Type: message/rfc822\r\n\r\n\
-From: c@example.com\r\nSubject: Original / note\r\n\r\ninner body\r\n\
---b--\r\n";
-        let out = convert(&input(mail.as_bytes())).unwrap();
-        assert_eq!(out.children.len(), 1);
-        assert_eq!(out.children[0].name, "note.eml");
-        let inner = String::from_utf8_lossy(&out.children[0].bytes);
-        assert!(inner.contains("inner body"));
-        assert!(convert(&input(&out.children[0].bytes)).is_ok());
-    }
-
-    #[test]
-    fn calendar_invitation_becomes_ics_child() {
-        let mail = "From: a@example.com\r\nSubject: Invitation\r\n\
-Content-Type: multipart/alternative; boundary=b\r\n\r\n\
---b\r\nContent-Type: text/plain\r\n\r\nYou are invited\r\n\
---b\r\nContent-Type: text/calendar; method=REQUEST\r\n\r\n\
-BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:Review\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n\
---b--\r\n";
-        let out = convert(&input(mail.as_bytes())).unwrap();
-        assert_eq!(out.children.len(), 1, "{:?}", out.children);
-        assert_eq!(out.children[0].name, "attachment-1.ics");
-        assert!(out.children[0].bytes.starts_with(b"BEGIN:VCALENDAR"));
-        assert!(out.units[0].text.contains("You are invited"));
-    }
-
-    #[test]
-    fn damaged_messages_do_not_panic() {
-        let base = ALTERNATIVE.as_bytes().to_vec();
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for _ in 0..300 {
-            let mut bytes = base.clone();
-            for _ in 0..(next() % 12 + 1) {
-                let at = (next() as usize) % bytes.len();
-                bytes[at] = (next() % 256) as u8;
-            }
-            let _ = convert(&input(&bytes));
-        }
-        let deep = "Content-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\n".repeat(5_000);
-        let _ = convert(&input(format!("From: a@b.c\r\n{deep}").as_bytes()));
-    }
-
-    #[test]
-    fn names_are_sanitised() {
-        assert_eq!(sanitise_name("..", 3, ".pdf"), "attachment-3.pdf");
-        assert_eq!(sanitise_name("C:\\tmp\\a..b.txt", 1, ".bin"), "a.b.txt");
-        assert_eq!(sanitise_name("  ", 2, ".bin"), "attachment-2.bin");
-        let long = format!("{}.pdf", "x".repeat(400));
-        let short = sanitise_name(&long, 1, ".bin");
-        assert!(short.ends_with(".pdf") && short.chars().count() == MAX_NAME_CHARS);
-        let mut used = HashSet::new();
-        assert_eq!(unique_name("a.txt".into(), &mut used), "a.txt");
-        assert_eq!(unique_name("A.txt".into(), &mut used), "A (2).txt");
-    }
-
-    #[test]
-    fn malformed_inputs_give_errors() {
-        for bad in [
-            &b""[..],
-            b"      \n\n    \n",
-            b"\x00\x01\x02\xff\xfe random bytes \x80\x81",
-            b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n",
-            b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
-        ] {
-            match convert(&input(bad)) {
-                Err(e) => assert_eq!(e.to_string(), "corrupt eml: no e-mail headers"),
-                Ok(c) => panic!("expected an error for {bad:?}, got {c:?}"),
-            }
-        }
-    }
-
-    #[test]
-    fn truncated_message_keeps_what_is_there() {
-        // A message cut in half is still a (shorter) message: headers and the part of
-        // the body that survived are kept; nothing panics.
-        let bytes = ALTERNATIVE.as_bytes();
-        for cut in [10, bytes.len() / 3, bytes.len() / 2, bytes.len() - 5] {
-            let _ = convert(&input(&bytes[..cut]));
-        }
-        let half = convert(&input(&bytes[..bytes.len() / 2])).unwrap();
-        assert_eq!(half.units[0].title.as_deref(), Some("Foster Creek budget"));
-    }
-
-    #[test]
-    fn corpus_files_convert() {
-        let roots = [
-            "../../shared/corpus/realworld/Mail",
-            "../../shared/corpus/persona/home/Mail",
-        ];
-        let mut seen = 0;
-        for root in roots {
-            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(root);
-            if !root.exists() {
-                eprintln!("note: {} not present, skipping", root.display());
-                continue;
-            }
-            for path in walk(&root) {
-                let bytes = std::fs::read(&path).unwrap();
-                let out =
-                    convert(&input(&bytes)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                assert_eq!(out.units.len(), 1);
-                assert!(!out.units[0].text.trim().is_empty(), "{}", path.display());
-                if std::env::var("DUMP").is_ok() {
-                    let t = &out.units[0].text;
-                    eprintln!(
-                        "=== {}\n{}\n--- fields {:?} time {:?} children {:?}",
-                        path.display(),
-                        truncate_chars(t, 700),
-                        out.units[0].fields.keys().collect::<Vec<_>>(),
-                        out.units[0].content_time,
-                        out.children
-                            .iter()
-                            .map(|c| (&c.name, c.bytes.len()))
-                            .collect::<Vec<_>>()
-                    );
-                }
-                seen += 1;
-            }
-        }
-        let broken = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/corpus/realworld/Broken/empty.eml");
-        if let Ok(bytes) = std::fs::read(&broken) {
-            assert!(convert(&input(&bytes)).is_err());
-        }
-        eprintln!("converted {seen} corpus e-mails");
-    }
-
-    fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-        let mut out = Vec::new();
-        if let Ok(entries) = std::fs::read_dir(dir) {
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    out.extend(walk(&path));
-                } else if path.extension().is_some_and(|e| e == "eml") {
-                    out.push(path);
-                }
-            }
-        }
-        out.sort();
-        out
-    }
-
-    #[test]
-    fn attachment_names_are_safe_for_any_input() {
-        use crate::testutil::{self, Rng};
-        let mut pieces: Vec<&str> = testutil::TEXT_PIECES.to_vec();
-        pieces.extend([
-            "..", "../", "..\\", "C:", "\u{7}", "\u{85}", ".pdf", ".tar.gz",
-        ]);
-        let mut rng = Rng(0x0A77_AC40_0000_0001);
-        let mut used = HashSet::new();
-        let mut given = Vec::new();
-        for index in 0..3000 {
-            let raw = match rng.below(3) {
-                0 => testutil::random_text(&mut rng, &pieces, 40),
-                // Long dotted names around the length cap: cuts land next to dots.
-                1 => (0..1 + rng.below(12))
-                    .map(|_| rng.pick(&["x", "é", "漢", "a b"]).repeat(rng.below(40)))
-                    .collect::<Vec<_>>()
-                    .join("."),
-                _ => format!(
-                    "{}.{}",
-                    "y".repeat(130 + rng.below(40)),
-                    rng.pick(&["pdf", "x.y", "é"])
-                ),
-            };
-            let name = sanitise_name(&raw, index, ".bin");
-            assert!(!name.is_empty(), "{raw:?}");
-            assert!(name.chars().count() <= MAX_NAME_CHARS, "{raw:?} → {name:?}");
-            assert!(!name.contains(['/', '\\', ':']), "{raw:?} → {name:?}");
-            assert!(!name.chars().any(char::is_control), "{raw:?} → {name:?}");
-            assert!(!name.contains(".."), "{raw:?} → {name:?}");
-            assert!(!name.starts_with('.') && name != ".", "{raw:?} → {name:?}");
-            let unique = unique_name(name, &mut used);
-            assert!(!unique.contains(['/', '\\']));
-            given.push(unique.to_lowercase());
-            let max = rng.below(50);
-            let cut = truncate_chars(&raw, max);
-            assert!(raw.starts_with(cut) && cut.chars().count() == raw.chars().count().min(max));
-        }
-        let distinct: HashSet<&String> = given.iter().collect();
-        assert_eq!(distinct.len(), given.len(), "unique names are unique");
-    }
-}
+mod tests;

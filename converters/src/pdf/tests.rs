@@ -363,12 +363,15 @@ fn cleans_text() {
 
 /// Real files from the shared corpus, when present.
 #[test]
+#[cfg_attr(
+    not(dentate_shared),
+    ignore = "needs ../shared/corpus beside the repository"
+)]
 fn realworld_corpus_when_present() {
     let root = std::path::Path::new("../../shared/corpus/realworld");
     let tenk = root.join("Documents/Finance/10-K/3M_2018_10K.pdf");
     let Ok(bytes) = std::fs::read(&tenk) else {
-        eprintln!("skipping: {} not present", tenk.display());
-        return;
+        panic!("missing: {} not present", tenk.display());
     };
     let conversion = convert(&input(&bytes)).expect("3M 10-K converts");
     assert_eq!(conversion.units.len(), 160);

@@ -24,7 +24,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use calamine::{Data, Ods, Range, Reader, Sheets, Xls, Xlsb, Xlsx, XlsxError};
 
 use crate::record_dates;
-use crate::text::{approx_tokens, decode_text};
+use crate::text::approx_tokens;
 use crate::{Conversion, ConvertError, FileMeta, Input, Locator, Unit, UnitKind};
 
 /// Version of the units this module makes: bump it when they change, and the indexer
@@ -223,6 +223,8 @@ type SheetCells = BTreeMap<u32, Vec<(u32, String)>>;
 struct SheetRead {
     cells: SheetCells,
     truncated: bool,
+    /// Cells past [`MAX_COLUMNS`] were left out.
+    wide: bool,
 }
 
 /// Converts an xlsx / xlsm / xlsb / xls / ods workbook into row groups per sheet.
@@ -239,6 +241,7 @@ pub(crate) fn convert_workbook(input: &Input) -> Result<Conversion, ConvertError
     let mut units = Vec::new();
     let mut errors = Vec::new();
     let mut truncated = Vec::new();
+    let mut too_wide = Vec::new();
     for name in &names {
         let read = catch_unwind(AssertUnwindSafe(|| read_sheet(&mut workbook, name)));
         match read {
@@ -246,7 +249,11 @@ pub(crate) fn convert_workbook(input: &Input) -> Result<Conversion, ConvertError
                 if sheet.truncated {
                     truncated.push(name.clone());
                 }
-                units.extend(sheet_units(name, &sheet.cells));
+                let (sheet_rows, wide) = sheet_units(name, &sheet.cells);
+                if wide || sheet.wide {
+                    too_wide.push(name.clone());
+                }
+                units.extend(sheet_rows);
             }
             Ok(Ok(None)) => {}
             Ok(Err(e)) => errors.push(format!("{name}: {e}")),
@@ -262,11 +269,21 @@ pub(crate) fn convert_workbook(input: &Input) -> Result<Conversion, ConvertError
     if !errors.is_empty() {
         meta.extra.insert("errors".into(), errors.join("; "));
     }
+    let mut notes = Vec::new();
     if !truncated.is_empty() {
-        meta.extra.insert(
-            "truncated".into(),
-            format!("first {MAX_ROWS} rows kept of: {}", truncated.join(", ")),
-        );
+        notes.push(format!(
+            "first {MAX_ROWS} rows kept of: {}",
+            truncated.join(", ")
+        ));
+    }
+    if !too_wide.is_empty() {
+        notes.push(format!(
+            "first {MAX_COLUMNS} columns kept of: {}",
+            too_wide.join(", ")
+        ));
+    }
+    if !notes.is_empty() {
+        meta.extra.insert("truncated".into(), notes.join("; "));
     }
     Ok(Conversion {
         units,
@@ -415,14 +432,23 @@ fn read_xlsx_sheet(
         }
         cells.entry(row).or_default().push((col, text));
     }
-    Ok(Some(SheetRead { cells, truncated }))
+    Ok(Some(SheetRead {
+        cells,
+        truncated,
+        wide: false,
+    }))
 }
 
 fn read_range(range: &Range<Data>) -> SheetRead {
     let mut cells = SheetCells::new();
     let mut truncated = false;
+    let mut wide = false;
     let Some((row0, col0)) = range.start() else {
-        return SheetRead { cells, truncated };
+        return SheetRead {
+            cells,
+            truncated,
+            wide,
+        };
     };
     for (i, row) in range.rows().enumerate() {
         if cells.len() >= MAX_ROWS {
@@ -430,6 +456,10 @@ fn read_range(range: &Range<Data>) -> SheetRead {
             break;
         }
         let abs_row = row0.saturating_add(i as u32);
+        wide |= row
+            .iter()
+            .skip(MAX_COLUMNS as usize)
+            .any(|v| !matches!(v, Data::Empty));
         let rendered: Vec<(u32, String)> = row
             .iter()
             .enumerate()
@@ -443,11 +473,17 @@ fn read_range(range: &Range<Data>) -> SheetRead {
             cells.insert(abs_row, rendered);
         }
     }
-    SheetRead { cells, truncated }
+    SheetRead {
+        cells,
+        truncated,
+        wide,
+    }
 }
 
-/// Row groups of one sheet; columns aligned on the sheet's leftmost used column.
-fn sheet_units(name: &str, cells: &SheetCells) -> Vec<Unit> {
+/// Row groups of one sheet; columns aligned on the sheet's leftmost used column. True
+/// with them when cells past [`MAX_COLUMNS`] were left out.
+fn sheet_units(name: &str, cells: &SheetCells) -> (Vec<Unit>, bool) {
+    let mut wide = false;
     let min_col = cells
         .values()
         .flat_map(|row| row.iter().map(|(c, _)| *c))
@@ -459,6 +495,7 @@ fn sheet_units(name: &str, cells: &SheetCells) -> Vec<Unit> {
         for (col, text) in row_cells {
             let index = col.saturating_sub(min_col);
             if index >= MAX_COLUMNS {
+                wide = true;
                 continue;
             }
             let index = index as usize;
@@ -471,7 +508,7 @@ fn sheet_units(name: &str, cells: &SheetCells) -> Vec<Unit> {
         }
         grouper.push(u64::from(*row) + 1, &line);
     }
-    grouper.finish()
+    (grouper.finish(), wide)
 }
 
 /// Renders one cell: numbers without ".0", dates as ISO dates, errors as Excel shows them.
@@ -558,224 +595,7 @@ fn render_iso_datetime(value: &str) -> String {
 // Delimited text
 // ---------------------------------------------------------------------------------------
 
-/// One parsed record with the physical lines it spans (1-based, inclusive).
-#[derive(Debug, Clone, PartialEq)]
-struct Record {
-    line_start: u64,
-    line_end: u64,
-    fields: Vec<String>,
-}
-
-/// Converts csv / tsv text into row groups. The delimiter of a .csv is sniffed among
-/// `,` `;` tab and `|`; a .tsv uses tabs. Quotes follow RFC 4180 (doubled quotes inside a
-/// quoted field, embedded delimiters and newlines), leniently.
-pub(crate) fn convert_delimited(input: &Input) -> Result<Conversion, ConvertError> {
-    let format = input.file_type.as_str();
-    if input.bytes.is_empty() {
-        return Err(ConvertError::Empty);
-    }
-    let mut text = decode_text(input.bytes);
-    if looks_binary(&text) {
-        return Err(ConvertError::corrupt(
-            format,
-            "binary data, not delimited text",
-        ));
-    }
-    if text.contains('\0') {
-        text.retain(|c| c != '\0');
-    }
-    let delimiter = if input.file_type == crate::FileType::Tsv {
-        '\t'
-    } else {
-        sniff_delimiter(&text)
-    };
-    let mut grouper = RowGrouper::new(None, None);
-    let mut truncated = false;
-    for (index, record) in Records::new(&text, delimiter).enumerate() {
-        if index >= MAX_ROWS {
-            truncated = true;
-            break;
-        }
-        let cells: Vec<String> = record.fields.iter().map(|f| clean_cell(f)).collect();
-        grouper.push_span(record.line_start, record.line_end, &cells);
-    }
-    let units = grouper.finish();
-    let mut meta = FileMeta::default();
-    meta.extra
-        .insert("delimiter".into(), delimiter_name(delimiter).into());
-    if truncated {
-        meta.extra
-            .insert("truncated".into(), format!("first {MAX_ROWS} rows kept"));
-    }
-    Ok(Conversion {
-        units,
-        meta,
-        children: Vec::new(),
-    })
-}
-
-/// More than 1% NUL or other control characters (tab, CR, LF and form feed aside) in the
-/// first 8192 characters.
-fn looks_binary(text: &str) -> bool {
-    let (mut total, mut control) = (0usize, 0usize);
-    for c in text.chars().take(8192) {
-        total += 1;
-        if c.is_control() && !matches!(c, '\t' | '\r' | '\n' | '\x0c') {
-            control += 1;
-        }
-    }
-    control * 100 > total
-}
-
-fn delimiter_name(delimiter: char) -> &'static str {
-    match delimiter {
-        ',' => "comma",
-        ';' => "semicolon",
-        '\t' => "tab",
-        '|' => "pipe",
-        _ => "other",
-    }
-}
-
-/// Picks the candidate delimiter that splits the first records into the most consistent
-/// number (≥ 2) of fields; ties go to the larger field count, then to the comma.
-fn sniff_delimiter(text: &str) -> char {
-    let sample = match text.char_indices().nth(64 * 1024) {
-        Some((i, _)) => &text[..i],
-        None => text,
-    };
-    let mut best = (',', 0.0f64, 0usize);
-    for candidate in [',', ';', '\t', '|'] {
-        let counts: Vec<usize> = Records::new(sample, candidate)
-            .filter(|r| r.fields.iter().any(|f| !f.trim().is_empty()))
-            .take(30)
-            .map(|r| r.fields.len())
-            .collect();
-        if counts.is_empty() {
-            continue;
-        }
-        let mut freq: BTreeMap<usize, usize> = BTreeMap::new();
-        for c in &counts {
-            *freq.entry(*c).or_default() += 1;
-        }
-        let Some((&mode, &hits)) = freq.iter().max_by_key(|(count, hits)| (**hits, **count)) else {
-            continue;
-        };
-        if mode < 2 {
-            continue;
-        }
-        let consistency = hits as f64 / counts.len() as f64;
-        let better =
-            consistency > best.1 + 1e-9 || ((consistency - best.1).abs() <= 1e-9 && mode > best.2);
-        if better {
-            best = (candidate, consistency, mode);
-        }
-    }
-    best.0
-}
-
-/// An iterator over the records of delimited text, tracking physical line numbers.
-struct Records<'t> {
-    chars: std::iter::Peekable<std::str::Chars<'t>>,
-    delimiter: char,
-    line: u64,
-    done: bool,
-}
-
-impl<'t> Records<'t> {
-    fn new(text: &'t str, delimiter: char) -> Records<'t> {
-        Records {
-            chars: text.chars().peekable(),
-            delimiter,
-            line: 1,
-            done: false,
-        }
-    }
-
-    /// Consumes a line break starting with `c` ("\r\n", "\n" or "\r"); true if it was one.
-    fn eat_newline(&mut self, c: char) -> bool {
-        match c {
-            '\n' => {
-                self.line += 1;
-                true
-            }
-            '\r' => {
-                if self.chars.peek() == Some(&'\n') {
-                    self.chars.next();
-                }
-                self.line += 1;
-                true
-            }
-            _ => false,
-        }
-    }
-}
-
-impl Iterator for Records<'_> {
-    type Item = Record;
-
-    fn next(&mut self) -> Option<Record> {
-        if self.done {
-            return None;
-        }
-        self.chars.peek()?;
-        let line_start = self.line;
-        let mut fields = Vec::new();
-        let mut field = String::new();
-        let mut in_quotes = false;
-        let mut field_started = false;
-        loop {
-            let Some(c) = self.chars.next() else {
-                self.done = true;
-                fields.push(field);
-                return Some(Record {
-                    line_start,
-                    line_end: self.line,
-                    fields,
-                });
-            };
-            if in_quotes {
-                if c == '"' {
-                    if self.chars.peek() == Some(&'"') {
-                        self.chars.next();
-                        field.push('"');
-                    } else {
-                        in_quotes = false;
-                    }
-                } else {
-                    if c == '\r' || c == '\n' {
-                        self.eat_newline(c);
-                        field.push('\n');
-                    } else {
-                        field.push(c);
-                    }
-                }
-                continue;
-            }
-            if c == '"' && !field_started {
-                in_quotes = true;
-                field_started = true;
-            } else if c == self.delimiter {
-                fields.push(std::mem::take(&mut field));
-                field_started = false;
-            } else if c == '\r' || c == '\n' {
-                let line_end = self.line;
-                self.eat_newline(c);
-                fields.push(field);
-                return Some(Record {
-                    line_start,
-                    line_end,
-                    fields,
-                });
-            } else {
-                field.push(c);
-                if !c.is_whitespace() {
-                    field_started = true;
-                }
-            }
-        }
-    }
-}
+pub(crate) mod delimited;
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,6 @@
 use std::io::Write;
 
+use super::delimited::*;
 use super::*;
 use crate::testutil::{self, Rng};
 use crate::FileType;
@@ -231,11 +232,14 @@ fn workbook_malformed_inputs() {
 }
 
 #[test]
+#[cfg_attr(
+    not(dentate_shared),
+    ignore = "needs ../shared/corpus beside the repository"
+)]
 fn broken_corpus_workbook_is_an_error() {
     let path = "../../shared/corpus/realworld/Broken/invalid.xlsx";
     let Ok(bytes) = std::fs::read(path) else {
-        println!("note: {path} not present, skipped");
-        return;
+        panic!("missing: {path} not present");
     };
     let err = convert_workbook(&input("invalid.xlsx", &bytes, FileType::Xlsx)).unwrap_err();
     assert_eq!(err.reason(), "corrupt");

@@ -166,9 +166,33 @@ fn shorten(path: &str, max: usize) -> String {
     format!("…{tail}")
 }
 
-fn main() -> anyhow::Result<()> {
-    indexer::memory::limit_arenas();
+/// Runs the command; an error is one line (or a few: its causes) on stderr and exit
+/// status 1. A storage problem (a full disk, a read-only or vanished index folder) is
+/// named with its path. `DENTATE_DEBUG=1` adds the error's debug form (with a
+/// backtrace when `RUST_BACKTRACE` is set); without it the output never changes with
+/// `RUST_BACKTRACE`.
+fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    match run(&cli) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            let root: &(dyn std::error::Error + 'static) = error.as_ref();
+            if let Some(line) = indexer::disk::storage_problem(root, &cli.index) {
+                eprintln!("error: {line}");
+                eprintln!("  (the failure was: {error:#})");
+            } else {
+                eprintln!("error: {error:#}");
+            }
+            if std::env::var_os("DENTATE_DEBUG").is_some_and(|v| v != "0") {
+                eprintln!("{error:?}");
+            }
+            std::process::ExitCode::from(1)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> anyhow::Result<()> {
+    indexer::memory::limit_arenas();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("DENTATE_LOG")
@@ -215,7 +239,7 @@ fn main() -> anyhow::Result<()> {
         if cli.backend.backend != Backend::Qdrant {
             anyhow::bail!("--sync-only needs --backend qdrant (it syncs the index into Qdrant)");
         }
-        let synced = sync_to_qdrant(&cli)?;
+        let synced = sync_to_qdrant(cli)?;
         if cli.json {
             println!(
                 "{}",
@@ -227,7 +251,7 @@ fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     if cli.watch {
-        return watch(&cli, &options);
+        return watch(cli, &options);
     }
 
     // Ctrl-C (or SIGTERM) ends the run at the next batch of files or of texts to embed,
@@ -248,7 +272,7 @@ fn main() -> anyhow::Result<()> {
         .context("importing activity into the index failed")?;
     let synced = match cli.backend.backend {
         // A stopped run is not synced: the user asked for the process to end.
-        Backend::Qdrant if !summary.interrupted => Some(sync_to_qdrant(&cli)?),
+        Backend::Qdrant if !summary.interrupted => Some(sync_to_qdrant(cli)?),
         _ => None,
     };
 
@@ -609,6 +633,8 @@ fn write_summary(out: &mut impl std::io::Write, summary: &RunSummary) -> std::io
         writeln!(out, "units by kind: {}", kinds.join(", "))?;
     }
     print_grouped("skipped", &summary.skipped, SKIPPED_SHOWN);
+    // Indexed in part: every file is listed with what was kept.
+    print_grouped("truncated", &summary.truncated, usize::MAX);
     // Every failure is listed.
     print_grouped("failures", &summary.failures, usize::MAX);
     Ok(())
