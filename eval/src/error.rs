@@ -14,6 +14,10 @@ pub enum Error {
         #[source]
         source: serde_json::Error,
     },
+    #[error("the split file has no {0:?} list of question ids")]
+    SplitWithoutPart(String),
+    #[error("the split names question {0:?}, which the questions file does not hold")]
+    SplitUnknownId(String),
     #[error("the HTTP reply has no \"files\" array")]
     ReplyWithoutFiles,
     #[error("a file in the HTTP reply has no file.path")]

@@ -41,9 +41,9 @@ pub use metrics::{
     aggregate, build_report, percentile, question_modalities, score_question, EvidenceOutcome,
     GroupMetrics, QuestionResult, Report,
 };
-pub use questions::{parse_questions, Evidence, Question, RawLocator};
+pub use questions::{parse_questions, select_part, Evidence, Question, RawLocator};
 pub use reply::{
     containing_file, files_from_grpc, files_from_http_reply, files_from_retrieve_reply,
-    normalize_path, RetrievedFile, UnitLoc,
+    normalize_path, retrieved_from_retrieve_reply, RetrievedFile, UnitLoc,
 };
 pub use report::{is_miss, misses_json, misses_table, scores_json};

@@ -38,6 +38,12 @@ pub enum GoldLocator {
         uid: String,
         summary: String,
     },
+    /// One message of a mailbox, by its subject (a unit of the message carries it as
+    /// its title; the message id is kept for the report).
+    Message {
+        message_id: String,
+        subject: String,
+    },
     /// A media time range in milliseconds.
     Time {
         start_ms: u64,
@@ -196,6 +202,18 @@ pub fn parse_locator(raw: &RawLocator) -> GoldLocator {
                 GoldLocator::Event { uid, summary }
             }
         }
+        "message" => {
+            let message_id = p.get("message_id").and_then(as_str).unwrap_or_default();
+            let subject = p.get("subject").and_then(as_str).unwrap_or_default();
+            if subject.is_empty() {
+                bad()
+            } else {
+                GoldLocator::Message {
+                    message_id,
+                    subject,
+                }
+            }
+        }
         "timestamp" => {
             let range = match p {
                 Value::String(s) => parse_time_range(s),
@@ -261,6 +279,9 @@ pub fn locator_matches(gold: &GoldLocator, unit: &UnitLoc) -> bool {
                 !summary.is_empty() && unit.title.as_deref().is_some_and(|t| same_name(t, summary));
             uid_ok || title_ok
         }
+        GoldLocator::Message { subject, .. } => {
+            unit.title.as_deref().is_some_and(|t| same_name(t, subject))
+        }
         GoldLocator::Time { start_ms, end_ms } => match (unit.t_start_ms, unit.t_end_ms) {
             (Some(a), b) => {
                 let b = b.unwrap_or(a);
@@ -280,6 +301,21 @@ mod tests {
 
     use super::*;
     use crate::test_util::raw;
+
+    #[test]
+    fn a_mailbox_message_is_found_by_its_subject() {
+        let gold = parse_locator(&raw(
+            "message",
+            json!({"message_id": "<m1@x>", "subject": "Quote for the March shoot"}),
+        ));
+        let unit = |title: &str| UnitLoc {
+            title: Some(title.to_string()),
+            line_start: Some(40),
+            ..UnitLoc::default()
+        };
+        assert!(locator_matches(&gold, &unit("quote for the march shoot ")));
+        assert!(!locator_matches(&gold, &unit("Invoice")));
+    }
 
     #[test]
     fn timestamp_parsing() {

@@ -27,6 +27,10 @@ impl EvidenceOutcome {
             GoldLocator::SqliteRow { table, rowid } => format!("{table} rowid {rowid}"),
             GoldLocator::Lines { start, end } => format!("lines {start}-{end}"),
             GoldLocator::Event { uid, summary } => format!("event {uid} ({summary})"),
+            GoldLocator::Message {
+                message_id,
+                subject,
+            } => format!("message {message_id} ({subject})"),
             GoldLocator::Time { start_ms, end_ms } => {
                 format!("{:.0}-{:.0}s", *start_ms as f64 / 1e3, *end_ms as f64 / 1e3)
             }

@@ -71,17 +71,66 @@ pub fn files_from_retrieve_reply(reply: &Value) -> Vec<String> {
     files
 }
 
+/// The locator of one HTTP hit's `metadata` (`/api/search` units and `/retrieve`
+/// results carry the same fields).
+fn unit_loc(m: &Value) -> UnitLoc {
+    let u = |k: &str| m.get(k).and_then(as_u64);
+    let s = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
+    let ms = |k: &str| {
+        m.get(k)
+            .and_then(Value::as_f64)
+            .map(|secs| (secs * 1000.0).round().max(0.0) as u64)
+    };
+    UnitLoc {
+        page: u("page"),
+        slide: u("slide"),
+        sheet: s("sheet"),
+        row_start: u("row_start"),
+        row_end: u("row_end"),
+        line_start: u("line_start"),
+        line_end: u("line_end"),
+        lines: m
+            .get("lines")
+            .and_then(Value::as_array)
+            .map(|l| l.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default(),
+        t_start_ms: ms("start"),
+        t_end_ms: ms("end"),
+        event_uid: s("event_uid"),
+        title: s("title").filter(|t| !t.is_empty()),
+    }
+}
+
+/// The files of an HTTP `/retrieve` reply with their units: results grouped by their
+/// containing file (attachments count as it) in first-seen order, as HippoCamp's
+/// clients read the flat list.
+pub fn retrieved_from_retrieve_reply(reply: &Value) -> Vec<RetrievedFile> {
+    let mut files: Vec<RetrievedFile> = Vec::new();
+    for result in reply["results"].as_array().into_iter().flatten() {
+        let metadata = result.get("metadata").unwrap_or(&Value::Null);
+        let Some(path) = metadata.get("file_path").and_then(Value::as_str) else {
+            continue;
+        };
+        let file = containing_file(path);
+        if file.is_empty() {
+            continue;
+        }
+        let unit = unit_loc(metadata);
+        match files.iter_mut().find(|f| f.path == file) {
+            Some(known) => known.units.push(unit),
+            None => files.push(RetrievedFile {
+                path: file,
+                units: vec![unit],
+            }),
+        }
+    }
+    files
+}
+
 /// Reads the files of an HTTP `/api/search` reply.
 pub fn files_from_http_reply(reply: &Value) -> Result<Vec<RetrievedFile>, Error> {
     let Some(files) = reply.get("files").and_then(Value::as_array) else {
         return Err(Error::ReplyWithoutFiles);
-    };
-    let u = |m: &Value, k: &str| m.get(k).and_then(as_u64);
-    let s = |m: &Value, k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
-    let ms = |m: &Value, k: &str| {
-        m.get(k)
-            .and_then(Value::as_f64)
-            .map(|secs| (secs * 1000.0).round().max(0.0) as u64)
     };
     files
         .iter()
@@ -97,27 +146,7 @@ pub fn files_from_http_reply(reply: &Value) -> Result<Vec<RetrievedFile>, Error>
                 .map(|units| {
                     units
                         .iter()
-                        .map(|unit| {
-                            let m = unit.get("metadata").unwrap_or(&Value::Null);
-                            UnitLoc {
-                                page: u(m, "page"),
-                                slide: u(m, "slide"),
-                                sheet: s(m, "sheet"),
-                                row_start: u(m, "row_start"),
-                                row_end: u(m, "row_end"),
-                                line_start: u(m, "line_start"),
-                                line_end: u(m, "line_end"),
-                                lines: m
-                                    .get("lines")
-                                    .and_then(Value::as_array)
-                                    .map(|l| l.iter().filter_map(Value::as_u64).collect())
-                                    .unwrap_or_default(),
-                                t_start_ms: ms(m, "start"),
-                                t_end_ms: ms(m, "end"),
-                                event_uid: s(m, "event_uid"),
-                                title: s(m, "title").filter(|t| !t.is_empty()),
-                            }
-                        })
+                        .map(|unit| unit_loc(unit.get("metadata").unwrap_or(&Value::Null)))
                         .collect()
                 })
                 .unwrap_or_default();

@@ -25,7 +25,11 @@ pub fn storage_problem(error: &(dyn Error + 'static), dir: &Path) -> Option<Stri
         source = current.source();
     }
     let text = texts.join(": ");
-    if text.contains("no space left") || text.contains("os error 28") {
+    // SQLite says SQLITE_FULL in words of its own.
+    if text.contains("no space left")
+        || text.contains("os error 28")
+        || text.contains("database or disk is full")
+    {
         return Some(full(dir));
     }
     if text.contains("read-only file system") || text.contains("os error 30") {
@@ -133,6 +137,17 @@ mod tests {
         assert!(storage_problem(&vanished, &gone)
             .unwrap()
             .contains("is gone"));
+    }
+
+    #[test]
+    fn sqlite_says_full_in_words_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let full = Wrapped(std::io::Error::other(
+            "manifest: database or disk is full: Error code 13",
+        ));
+        assert!(storage_problem(&full, dir.path())
+            .unwrap()
+            .starts_with("no space left on device"));
     }
 
     #[test]

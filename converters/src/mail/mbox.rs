@@ -497,13 +497,7 @@ mod tests {
                 }
                 let range = &text[m.byte_start as usize..m.byte_end as usize];
                 assert!(range.starts_with("From: Sender"), "{range}");
-                assert!(
-                    range.ends_with(if crlf {
-                        "Bye.\r\n"
-                    } else {
-                        "Bye.\n"
-                    })
-                );
+                assert!(range.ends_with(if crlf { "Bye.\r\n" } else { "Bye.\n" }));
             }
         }
     }

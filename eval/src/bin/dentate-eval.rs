@@ -13,7 +13,8 @@ use dentate_proto::v1::dentate_client::DentateClient;
 use dentate_proto::v1::{Fusion, SearchMode, SearchRequest};
 use eval::{
     build_report, files_from_grpc, files_from_http_reply, misses_json, misses_table,
-    parse_questions, score_question, scores_json, HttpClient, QuestionResult, RetrievedFile,
+    parse_questions, retrieved_from_retrieve_reply, score_question, scores_json, select_part,
+    HttpClient, QuestionResult, RetrievedFile,
 };
 use serde_json::{json, Value};
 use tonic::transport::{Channel, Endpoint};
@@ -113,6 +114,20 @@ struct Cli {
     /// Only evaluate the first N questions.
     #[arg(long)]
     limit: Option<usize>,
+    /// Ask the daemon to reorder its best files by their best sentence (`rerank`).
+    #[arg(long)]
+    rerank: bool,
+    /// With --http: query `POST /retrieve` (HippoCamp's flat unit list, `top_k` = --k
+    /// units) instead of the grouped `/api/search`; files in first-seen order.
+    #[arg(long, requires = "http")]
+    retrieve: bool,
+    /// A split file (`{"tuning": [ids], "test": [ids]}`, see scripts/split-questions);
+    /// with --part, only that part's questions are evaluated.
+    #[arg(long, requires = "part")]
+    split: Option<PathBuf>,
+    /// The part of --split to evaluate: tuning or test.
+    #[arg(long, requires = "split")]
+    part: Option<String>,
 }
 
 /// `POST {base}/api/search` over the shared HTTP client.
@@ -191,6 +206,7 @@ impl Target {
                     disable_planner: cli.disable_planner.clone(),
                     autocut: cli.autocut,
                     min_score: cli.min_score,
+                    rerank: cli.rerank,
                     ..Default::default()
                 };
                 let start = Instant::now();
@@ -222,9 +238,20 @@ impl Target {
                 if let Some(min_score) = cli.min_score {
                     body["min_score"] = json!(min_score);
                 }
+                if cli.rerank {
+                    body["rerank"] = json!(true);
+                }
+                let route = if cli.retrieve {
+                    "/retrieve"
+                } else {
+                    "/api/search"
+                };
                 let start = Instant::now();
-                let reply = http.post("/api/search", &body.to_string())?;
+                let reply = http.post(route, &body.to_string())?;
                 let took = start.elapsed().as_secs_f64() * 1000.0;
+                if cli.retrieve {
+                    return Ok((retrieved_from_retrieve_reply(&reply), took));
+                }
                 Ok((files_from_http_reply(&reply)?, took))
             }
         }
@@ -263,6 +290,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         .with_context(|| format!("cannot read {}", cli.questions.display()))?;
     let mut questions = parse_questions(&text)
         .with_context(|| format!("cannot parse {}", cli.questions.display()))?;
+    if let (Some(split), Some(part)) = (&cli.split, &cli.part) {
+        let split_text = std::fs::read_to_string(split)
+            .with_context(|| format!("cannot read {}", split.display()))?;
+        questions = select_part(questions, &split_text, part)
+            .with_context(|| format!("{} part {part}", split.display()))?;
+    }
     if let Some(limit) = cli.limit {
         questions.truncate(limit);
     }
