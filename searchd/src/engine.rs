@@ -94,7 +94,7 @@ pub struct StatsOutcome {
 
 /// One ranked unit: its (fused) score, key in the request's snapshot, and where it
 /// came from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct RankedHit {
     pub(crate) score: f32,
     pub(crate) key: UnitKey,
@@ -404,17 +404,22 @@ impl Engine {
         if total == 0 {
             total = (dense_hits.len() + image_hits.len()) as u64;
         }
-        let fused = crate::fusion::fuse_with_images(
+        let fused = crate::fusion::fuse_weighted(
             &lexical_hits,
             &dense_hits,
             &image_hits,
             plan.params.fusion,
+            crate::weights::Weights::fitted().lists(),
         );
         let hits = fused
             .into_iter()
             .map(|(key, signals)| RankedHit {
                 score: if mode == Mode::Dense {
-                    signals.dense.or(signals.image).map(|d| d.1).unwrap_or(0.0)
+                    signals
+                        .dense()
+                        .or(signals.image())
+                        .map(|d| d.1)
+                        .unwrap_or(0.0)
                 } else {
                     signals.fused
                 },
@@ -475,8 +480,16 @@ impl Engine {
         };
         let method = match plan.params.fusion {
             crate::fusion::Fusion::Rrf { k } => FusionMethod::Rrf { k },
-            crate::fusion::Fusion::Dbsf => FusionMethod::Dbsf,
-            crate::fusion::Fusion::Weighted { .. } => return Ok(None),
+            // The server's DBSF weighs its lists alike: with fitted weights that differ,
+            // the daemon fuses.
+            crate::fusion::Fusion::Dbsf
+                if crate::weights::Weights::fitted().lists() == [1.0; 3] =>
+            {
+                FusionMethod::Dbsf
+            }
+            crate::fusion::Fusion::Dbsf | crate::fusion::Fusion::Weighted { .. } => {
+                return Ok(None)
+            }
         };
         if !self.backend.fuses() || plan.activity.is_some() || plan.params.query.trim().is_empty() {
             return Ok(None);
@@ -635,17 +648,10 @@ impl Engine {
                 signals = snapshot.signal_scores(lexical, key)?;
             }
             if let Some(fusion) = fusion {
-                if let Some((rank, value)) = fusion.lexical {
-                    signals.insert("bm25.rank".to_string(), rank as f64);
-                    signals.insert("bm25.score".to_string(), f64::from(value));
-                }
-                if let Some((rank, value)) = fusion.dense {
-                    signals.insert("dense.rank".to_string(), rank as f64);
-                    signals.insert("dense.cosine".to_string(), f64::from(value));
-                }
-                if let Some((rank, value)) = fusion.image {
-                    signals.insert("clip.rank".to_string(), rank as f64);
-                    signals.insert("clip.cosine".to_string(), f64::from(value));
+                for &(source, rank, value) in &fusion.lists {
+                    let (rank_key, score_key) = source.explain_keys();
+                    signals.insert(rank_key, rank as f64);
+                    signals.insert(score_key, f64::from(value));
                 }
                 signals.insert("fused".to_string(), f64::from(fusion.fused));
             }
@@ -683,7 +689,8 @@ impl Engine {
             let day = loaded
                 .get(&hit.key)
                 .and_then(|u| u.content_time_text.get(..10).map(str::to_string));
-            items.push((hit, snapshot.file_id(hit.key)?, day));
+            let file = snapshot.file_id(hit.key)?;
+            items.push((hit, file, day));
         }
         Ok(crate::diversify::spread(items, limit))
     }
@@ -797,10 +804,10 @@ impl Engine {
                 continue;
             }
             let mut units = Vec::new();
-            for &hit in items.iter().take(params.units_per_file) {
+            for hit in items.iter().take(params.units_per_file) {
                 units.push(self.unit_hit(
                     snapshot,
-                    hit,
+                    hit.clone(),
                     lexical,
                     snippets.as_ref(),
                     params.explain,

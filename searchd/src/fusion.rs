@@ -39,16 +39,68 @@ pub const DEFAULT_RRF_K: f32 = 60.0;
 /// `docs/benchmarks.md`, "Headroom above DBSF's ceiling".
 pub const DBSF_CEILING: f32 = 1.2;
 
-/// Where one fused item came from.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+/// Which retriever a ranked list comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// BM25 over the unit's fields.
+    Lexical,
+    /// Text embeddings (a unit's best window).
+    Dense,
+    /// Image embeddings (CLIP) of pictures and frames.
+    Image,
+    /// Any further list, by its name (its `explain` keys are `NAME.rank`, `NAME.score`).
+    Named(&'static str),
+}
+
+impl Source {
+    /// The `explain` key of an item's rank and of its raw score in this list.
+    pub fn explain_keys(self) -> (String, String) {
+        match self {
+            Source::Lexical => ("bm25.rank".into(), "bm25.score".into()),
+            Source::Dense => ("dense.rank".into(), "dense.cosine".into()),
+            Source::Image => ("clip.rank".into(), "clip.cosine".into()),
+            Source::Named(name) => (format!("{name}.rank"), format!("{name}.score")),
+        }
+    }
+}
+
+/// One ranked list to fuse: its source, its items (best first) and its weight (used
+/// by weighted fusion and DBSF; RRF ignores it).
+#[derive(Debug, Clone, Copy)]
+pub struct RankedList<'a, K> {
+    pub source: Source,
+    pub items: &'a [(K, f32)],
+    pub weight: f32,
+}
+
+/// Where one fused item came from: its 1-based rank and raw score in each list that
+/// holds it (in the order of the lists), and its fused score.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Signals {
-    /// 1-based rank and raw score in the lexical list.
-    pub lexical: Option<(usize, f32)>,
-    /// 1-based rank and cosine in the dense list.
-    pub dense: Option<(usize, f32)>,
-    /// 1-based rank and cosine in the image (CLIP) list.
-    pub image: Option<(usize, f32)>,
+    pub lists: Vec<(Source, usize, f32)>,
     pub fused: f32,
+}
+
+impl Signals {
+    /// Rank and raw score in the list of `source`, if it holds the item.
+    pub fn of(&self, source: Source) -> Option<(usize, f32)> {
+        self.lists
+            .iter()
+            .find(|(s, ..)| *s == source)
+            .map(|&(_, rank, score)| (rank, score))
+    }
+
+    pub fn lexical(&self) -> Option<(usize, f32)> {
+        self.of(Source::Lexical)
+    }
+
+    pub fn dense(&self) -> Option<(usize, f32)> {
+        self.of(Source::Dense)
+    }
+
+    pub fn image(&self) -> Option<(usize, f32)> {
+        self.of(Source::Image)
+    }
 }
 
 /// Scores mapped from `[mean − 3σ, mean + 3σ]` onto `[0, 1]`, clamped to
@@ -108,50 +160,96 @@ pub fn fuse_with_images<K: Hash + Eq + Clone>(
     images: &[(K, f32)],
     fusion: Fusion,
 ) -> Vec<(K, Signals)> {
+    fuse_weighted(lexical, dense, images, fusion, [1.0; 3])
+}
+
+/// [`fuse_with_images`] where DBSF weighs the lexical, dense and image lists by
+/// `dbsf_weights` (the fitted [`crate::weights::Weights::lists`]); RRF and weighted
+/// fusion keep their own weights.
+pub fn fuse_weighted<K: Hash + Eq + Clone>(
+    lexical: &[(K, f32)],
+    dense: &[(K, f32)],
+    images: &[(K, f32)],
+    fusion: Fusion,
+    dbsf_weights: [f32; 3],
+) -> Vec<(K, Signals)> {
+    let weights = list_weights(fusion, dbsf_weights);
+    let lists = [
+        RankedList {
+            source: Source::Lexical,
+            items: lexical,
+            weight: weights[0],
+        },
+        RankedList {
+            source: Source::Dense,
+            items: dense,
+            weight: weights[1],
+        },
+        RankedList {
+            source: Source::Image,
+            items: images,
+            weight: weights[2],
+        },
+    ];
+    fuse_lists(&lists, fusion)
+}
+
+/// The weights of the lexical, dense and image lists under `fusion`: weighted fusion's
+/// `w, 1 − w, 1 − w`, RRF's ones, DBSF's `dbsf_weights`.
+pub fn list_weights(fusion: Fusion, dbsf_weights: [f32; 3]) -> [f32; 3] {
+    match fusion {
+        Fusion::Weighted { lexical_weight } => {
+            [lexical_weight, 1.0 - lexical_weight, 1.0 - lexical_weight]
+        }
+        Fusion::Rrf { .. } => [1.0; 3],
+        Fusion::Dbsf => dbsf_weights,
+    }
+}
+
+/// Fuses any number of ranked lists; items in several are merged. The result is sorted
+/// by fused score, ties broken by the better rank in the first list, then the second,
+/// and so on; items still tied keep the order in which the lists first named them.
+pub fn fuse_lists<K: Hash + Eq + Clone>(
+    lists: &[RankedList<K>],
+    fusion: Fusion,
+) -> Vec<(K, Signals)> {
     let mut merged: HashMap<K, Signals> = HashMap::new();
     let mut order: Vec<K> = Vec::new();
-    // Each list: its items, its weight in weighted fusion, and where its rank goes.
-    type Slot = fn(&mut Signals) -> &mut Option<(usize, f32)>;
-    type List<'a, K> = (&'a [(K, f32)], f32, Slot);
-    let (lexical_weight, other_weight) = match fusion {
-        Fusion::Weighted { lexical_weight } => (lexical_weight, 1.0 - lexical_weight),
-        Fusion::Rrf { .. } | Fusion::Dbsf => (1.0, 1.0),
-    };
-    let lists: [List<K>; 3] = [
-        (lexical, lexical_weight, |s| &mut s.lexical),
-        (dense, other_weight, |s| &mut s.dense),
-        (images, other_weight, |s| &mut s.image),
-    ];
-    for (list, weight, slot) in lists {
+    for list in lists {
         let norm = match fusion {
-            Fusion::Dbsf => distribution_normalised(list),
-            _ => normalised(list),
+            Fusion::Dbsf => distribution_normalised(list.items),
+            _ => normalised(list.items),
         };
-        for (rank, (key, score)) in list.iter().enumerate() {
+        for (rank, (key, score)) in list.items.iter().enumerate() {
             let entry = merged.entry(key.clone()).or_insert_with(|| {
                 order.push(key.clone());
                 Signals::default()
             });
-            *slot(entry) = Some((rank + 1, *score));
+            entry.lists.push((list.source, rank + 1, *score));
             entry.fused += match fusion {
                 Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
-                Fusion::Weighted { .. } | Fusion::Dbsf => weight * norm[rank],
+                Fusion::Weighted { .. } | Fusion::Dbsf => list.weight * norm[rank],
             };
         }
     }
     let mut out: Vec<(K, Signals)> = order
         .into_iter()
         .map(|key| {
-            let signals = merged[&key];
+            let signals = merged.remove(&key).unwrap_or_default();
             (key, signals)
         })
         .collect();
-    let rank_or_max = |r: Option<(usize, f32)>| r.map(|x| x.0).unwrap_or(usize::MAX);
+    let sources: Vec<Source> = lists.iter().map(|l| l.source).collect();
+    let ranks = |s: &Signals| -> Vec<usize> {
+        sources
+            .iter()
+            .map(|&source| s.of(source).map_or(usize::MAX, |x| x.0))
+            .collect()
+    };
     out.sort_by(|a, b| {
         b.1.fused
             .total_cmp(&a.1.fused)
-            .then(rank_or_max(a.1.lexical).cmp(&rank_or_max(b.1.lexical)))
-            .then(rank_or_max(a.1.dense).cmp(&rank_or_max(b.1.dense)))
+            .then_with(|| ranks(&a.1).cmp(&ranks(&b.1)))
     });
     out
 }
@@ -169,9 +267,9 @@ mod tests {
         // b is 2nd in both lists: 2/62 beats c's 2/63 and a's or d's single 1/61.
         assert_eq!(keys, ["b", "c", "a", "d"]);
         assert_eq!(keys.len(), 4);
-        let b = fused[0].1;
-        assert_eq!(b.lexical, Some((2, 5.0)));
-        assert_eq!(b.dense, Some((2, 0.8)));
+        let b = fused[0].1.clone();
+        assert_eq!(b.lexical(), Some((2, 5.0)));
+        assert_eq!(b.dense(), Some((2, 0.8)));
         assert!((b.fused - 2.0 / 62.0).abs() < 1e-6);
     }
 
@@ -247,7 +345,7 @@ mod tests {
         assert!(fuse(&none, &none, Fusion::default()).is_empty());
         let fused = fuse(&[("x", 1.0)], &none, Fusion::default());
         assert_eq!(fused.len(), 1);
-        assert_eq!(fused[0].1.dense, None);
+        assert_eq!(fused[0].1.dense(), None);
         let fused = fuse(&none, &[("x", 0.5), ("y", 0.4)], Fusion::default());
         assert_eq!(fused.iter().map(|x| x.0).collect::<Vec<_>>(), ["x", "y"]);
     }
@@ -259,11 +357,71 @@ mod tests {
         let images = [("c", 0.8), ("b", 0.5)];
         let fused = fuse_with_images(&lexical, &dense, &images, Fusion::Rrf { k: 60.0 });
         assert_eq!(fused[0].0, "b");
-        assert_eq!(fused[0].1.image, Some((2, 0.5)));
+        assert_eq!(fused[0].1.image(), Some((2, 0.5)));
         assert_eq!(fused.len(), 3);
         assert!(fused
             .iter()
-            .any(|(k, s)| *k == "c" && s.image == Some((1, 0.8))));
+            .any(|(k, s)| *k == "c" && s.image() == Some((1, 0.8))));
+    }
+
+    /// A new retriever is one more list: no change to fusion, its signals named by
+    /// its source.
+    #[test]
+    fn any_number_of_lists_fuse() {
+        let lexical = [("a", 9.0), ("b", 3.0)];
+        let dense = [("b", 0.8), ("c", 0.7)];
+        let images = [("c", 0.4)];
+        let recent = [("d", 1.0), ("b", 0.9)];
+        let lists = [
+            RankedList {
+                source: Source::Lexical,
+                items: &lexical[..],
+                weight: 1.0,
+            },
+            RankedList {
+                source: Source::Dense,
+                items: &dense[..],
+                weight: 1.0,
+            },
+            RankedList {
+                source: Source::Image,
+                items: &images[..],
+                weight: 1.0,
+            },
+            RankedList {
+                source: Source::Named("recent"),
+                items: &recent[..],
+                weight: 0.5,
+            },
+        ];
+        let fused = fuse_lists(&lists, Fusion::Rrf { k: 60.0 });
+        assert_eq!(fused.len(), 4);
+        // b is in three lists.
+        assert_eq!(fused[0].0, "b");
+        assert_eq!(fused[0].1.of(Source::Named("recent")), Some((2, 0.9)));
+        assert_eq!(fused[0].1.lists.len(), 3);
+        let d = fused.iter().find(|x| x.0 == "d").unwrap();
+        assert_eq!(d.1.lists, vec![(Source::Named("recent"), 1, 1.0)]);
+        assert_eq!(
+            Source::Named("recent").explain_keys(),
+            ("recent.rank".to_string(), "recent.score".to_string())
+        );
+        // Weights count in DBSF: a list of weight 0 changes nothing.
+        let zero = [
+            lists[0],
+            lists[1],
+            RankedList {
+                weight: 0.0,
+                ..lists[3]
+            },
+        ];
+        let with = fuse_lists(&zero, Fusion::Dbsf);
+        let without = fuse_lists(&lists[..2], Fusion::Dbsf);
+        let score =
+            |v: &[(&str, Signals)], k: &str| v.iter().find(|x| x.0 == k).map_or(0.0, |x| x.1.fused);
+        for key in ["a", "b", "c"] {
+            assert_eq!(score(&with, key), score(&without, key), "{key}");
+        }
     }
 
     #[test]

@@ -43,6 +43,7 @@ pub mod time;
 pub mod timeline;
 pub mod timeparse;
 pub mod web;
+pub mod weights;
 
 pub use engine::Engine;
 pub use error::SearchError;

@@ -60,6 +60,9 @@ impl Engine {
             return Ok(loaded);
         };
         let (intent, first_person, switches) = (&plan.time, plan.first_person, plan.params.planner);
+        // Evidence first: the fitted weights bound what a prior may do (`crate::weights`).
+        let weights = crate::weights::Weights::fitted();
+        let best = hits.iter().map(|h| h.score).fold(0.0, f32::max);
         for hit in hits.iter_mut().take(depth) {
             let unit = snapshot.shared_unit(hit.key)?;
             let facts = UnitFacts {
@@ -80,7 +83,7 @@ impl Engine {
             if plan.events_are_context && unit.kind == converters::UnitKind::Event {
                 factors.event = EVENT_CONTEXT_FACTOR;
             }
-            hit.score *= factors.total();
+            hit.score *= weights.prior(&factors, hit.score, best);
             hit.factors = Some(factors);
             loaded.insert(hit.key, unit);
         }

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Fits the few weights of Dentate's ranking on the tuning parts only.
+
+Usage: eval/fit/fit_ranking.py collect --profile NAME --url URL --questions Q.json --split S.json
+       eval/fit/fit_ranking.py fit [--out searchd/src/weights.json]
+
+`collect` asks a running daemon for each tuning question's candidates (`POST /retrieve`,
+`top_k` 400, `explain`, every prior on), with the signals the daemon reports per unit
+(BM25 score, dense cosine, CLIP cosine, the prior factors), and caches them under
+.dentate/fit/. The test part is never collected here: it is only ever scored by
+scripts/eval-ranking, after the weights are chosen.
+
+`fit` replays the ranking of `searchd::weights` offline over those candidates (the same
+formula, see `Weights` there and docs/evaluation.md) for every point of a small grid,
+scores each point by the mean over profiles of MRR plus R@10 of the file list that
+`/retrieve`'s first 10 units give (files in first-seen order), and writes the best
+point. Profiles weigh the same whatever their number of questions. Ties go to the
+point nearest the neutral one (no prior, equal lists), so noise does not pick extremes.
+Standard library only.
+"""
+import argparse
+import heapq
+import itertools
+import json
+import math
+import os
+import statistics
+import sys
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CACHE = os.path.join(ROOT, ".dentate/fit")
+DEFAULT_OUT = os.path.join(ROOT, "searchd/src/weights.json")
+
+
+def containing_file(path):
+    return path.split("#attachment/")[0]
+
+
+def collect(args):
+    with open(args.questions) as f:
+        questions = {q["id"]: q for q in json.load(f)}
+    with open(args.split) as f:
+        tuning = json.load(f)["tuning"]
+    out = []
+    for qid in tuning:
+        q = questions[qid]
+        body = {"query": q["question"], "top_k": 400, "explain": True}
+        request = urllib.request.Request(
+            args.url.rstrip("/") + "/retrieve", data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=300) as reply:
+            reply = json.load(reply)
+        candidates = []
+        for hit in reply["results"]:
+            m = hit["metadata"]
+            e = m.get("explain") or {}
+            candidates.append({
+                "file": containing_file(m["file_path"]),
+                "bm25": e.get("bm25.score"),
+                "dense": e.get("dense.cosine"),
+                "clip": e.get("clip.cosine"),
+                "time": e.get("prior.time", 1.0),
+                "whose": e.get("prior.whose", 1.0),
+                "activity": e.get("prior.activity", 1.0),
+                "event": e.get("prior.event_context", 1.0),
+            })
+        gold = q["file_path"] if isinstance(q["file_path"], list) else [q["file_path"]]
+        out.append({"id": qid, "gold": gold, "candidates": candidates})
+    os.makedirs(CACHE, exist_ok=True)
+    path = os.path.join(CACHE, f"{args.profile}.json")
+    with open(path, "w") as f:
+        json.dump(out, f)
+    print(f"{path}: {len(out)} tuning questions")
+
+
+# ---- the ranking, replayed (keep in step with searchd/src/weights.rs and priors.rs) -----------------
+
+def dbsf(values, ceiling=1.2):
+    """Each present value mapped from [mean - 3 sd, mean + 3 sd] onto [0, 1], capped."""
+    present = [v for v in values if v is not None]
+    if not present:
+        return [0.0 for _ in values]
+    mean = statistics.fmean(present)
+    sd = statistics.pstdev(present)
+    out = []
+    for v in values:
+        if v is None:
+            out.append(0.0)
+        elif sd == 0:
+            out.append(0.5)
+        else:
+            out.append(min(max((v - (mean - 3 * sd)) / (6 * sd), 0.0), ceiling))
+    return out
+
+
+def prepare(candidates):
+    """The per-list DBSF scores of a question's candidates (they do not depend on the
+    weights), computed once."""
+    return {
+        "lexical": dbsf([c["bm25"] for c in candidates]),
+        "dense": dbsf([c["dense"] for c in candidates]),
+        "image": dbsf([c["clip"] for c in candidates]),
+        "candidates": candidates,
+    }
+
+
+def rank(prepared, w, k=10):
+    candidates = prepared["candidates"]
+    content = [w["lexical"] * l + w["dense"] * d + w["image"] * i
+               for l, d, i in zip(prepared["lexical"], prepared["dense"], prepared["image"])]
+    best = max(content) if content else 0.0
+    scored = []
+    for c, s in zip(candidates, content):
+        prior = (c["time"] ** w["time"]) * (c["whose"] ** w["whose"]) \
+            * (c["activity"] ** w["activity"]) * (c["event"] ** w["event"])
+        # Evidence first: a prior lifts or lowers a unit only when its content is close
+        # to the best, and never by more than the cap.
+        prior = min(max(prior, 1.0 / w["cap"]), w["cap"])
+        if best > 0 and s >= w["gate"] * best:
+            s = s * prior
+        scored.append((s, c["file"]))
+    # Stable, as the daemon's sort: ties keep the candidates' order.
+    order = heapq.nsmallest(k, range(len(scored)), key=lambda i: (-scored[i][0], i))
+    return [scored[i][1] for i in order]
+
+
+def metrics(questions, w, k=10):
+    mrr = recall = 0.0
+    for q in questions:
+        files = []
+        for f in rank(q["prepared"], w, k):
+            if f not in files:
+                files.append(f)
+        gold = set(q["gold"])
+        first = next((i for i, f in enumerate(files) if f in gold), None)
+        mrr += 1.0 / (first + 1) if first is not None else 0.0
+        recall += len(gold & set(files)) / len(gold)
+    n = max(len(questions), 1)
+    return mrr / n, recall / n
+
+
+GRID = {
+    "lexical": [0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0],
+    "dense": [1.0],
+    "image": [1.0],
+    "time": [0.0, 0.25, 0.5, 0.75, 1.0],
+    "whose": [0.0, 1.0],
+    "activity": [0.0, 1.0],
+    "event": [0.0, 1.0],
+    "gate": [0.0, 0.5, 0.7, 0.8, 0.9],
+    "cap": [1.1, 1.25, 1.5, 2.0, 2.5],
+}
+NEUTRAL = {"lexical": 1.0, "dense": 1.0, "image": 1.0, "time": 0.0, "whose": 0.0,
+           "activity": 0.0, "event": 0.0, "gate": 0.0, "cap": 1.25}
+
+
+def distance(w):
+    return sum(abs(w[k] - NEUTRAL[k]) for k in w)
+
+
+def fit(args):
+    profiles = {}
+    for name in sorted(os.listdir(CACHE)):
+        if name.endswith(".json"):
+            with open(os.path.join(CACHE, name)) as f:
+                questions = json.load(f)
+            for q in questions:
+                q["prepared"] = prepare(q["candidates"])
+            profiles[name[:-5]] = questions
+    if not profiles:
+        sys.exit(f"nothing collected in {CACHE}")
+    keys = list(GRID)
+    best = None
+    for values in itertools.product(*(GRID[k] for k in keys)):
+        w = dict(zip(keys, values))
+        per = [metrics(qs, w) for qs in profiles.values()]
+        objective = statistics.fmean(m + r for m, r in per)
+        key = (round(objective, 6), -distance(w))
+        if best is None or key > best[0]:
+            best = (key, w, per)
+    (_, w, per) = best
+    for name, (m, r) in zip(profiles, per):
+        print(f"{name}: tuning MRR {m:.3f} R@10 {r:.3f}")
+    today = {"lexical": 1.0, "dense": 1.0, "image": 1.0, "time": 1.0, "whose": 1.0,
+             "activity": 1.0, "event": 1.0, "gate": 0.0, "cap": 1000.0}
+    for name, qs in profiles.items():
+        m, r = metrics(qs, today)
+        print(f"{name}: tuning MRR {m:.3f} R@10 {r:.3f} with today's formula replayed")
+    result = {"fitted_on": sorted(profiles), "objective": "mean over profiles of MRR + R@10, tuning parts",
+              "weights": w}
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=1)
+        f.write("\n")
+    print(json.dumps(w))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--profile", required=True)
+    c.add_argument("--url", required=True)
+    c.add_argument("--questions", required=True)
+    c.add_argument("--split", required=True)
+    f = sub.add_parser("fit")
+    f.add_argument("--out", default=DEFAULT_OUT)
+    args = parser.parse_args()
+    collect(args) if args.command == "collect" else fit(args)
+
+
+if __name__ == "__main__":
+    main()

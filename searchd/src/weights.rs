@@ -1,0 +1,122 @@
+//! The ranking's fitted weights: how much each retriever's list counts in DBSF fusion,
+//! how strongly each prior acts, and the bounds that keep priors behind evidence.
+//!
+//! They are not hand-set: `eval/fit/fit_ranking.py fit` chooses them on the tuning parts
+//! of the evaluation profiles and writes `weights.json` beside this file, which is built
+//! into the daemon (see `docs/evaluation.md`). A prior factor `f` of the planner
+//! (`crate::planner::Factors`) acts as `f^strength`; the product of a unit's factors is
+//! kept within `[1/cap, cap]` and applies only to units whose content score is at least
+//! `gate` × the best content score: a date, a name or a folder alone never lifts a unit
+//! that the evidence puts far behind.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::planner::Factors;
+
+/// The weights, as `weights.json` holds them.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weights {
+    /// Weight of the lexical (BM25), dense and image (CLIP) lists in DBSF fusion.
+    pub lexical: f32,
+    pub dense: f32,
+    pub image: f32,
+    /// Strength of each prior: its factor is raised to this power (0: off, 1: as the
+    /// planner sets it).
+    pub time: f32,
+    pub whose: f32,
+    pub activity: f32,
+    pub event: f32,
+    /// Priors act only on units scoring at least `gate` × the best fused score.
+    pub gate: f32,
+    /// The product of a unit's prior factors stays within `[1/cap, cap]`.
+    pub cap: f32,
+}
+
+#[derive(Deserialize)]
+struct File {
+    weights: Weights,
+}
+
+impl Weights {
+    /// The weights built into the daemon (`weights.json`).
+    pub fn fitted() -> Weights {
+        static FITTED: OnceLock<Weights> = OnceLock::new();
+        *FITTED.get_or_init(|| {
+            serde_json::from_str::<File>(include_str!("weights.json"))
+                .expect("searchd/src/weights.json is valid (checked by a test)")
+                .weights
+        })
+    }
+
+    /// The weights of the lexical, dense and image lists in DBSF fusion.
+    pub fn lists(&self) -> [f32; 3] {
+        [self.lexical, self.dense, self.image]
+    }
+
+    /// The factor a unit's score is multiplied by: its priors at their fitted strength,
+    /// within the cap; 1 when its score is below the gate.
+    pub fn prior(&self, factors: &Factors, score: f32, best: f32) -> f32 {
+        if score < self.gate * best {
+            return 1.0;
+        }
+        let total = factors.time.powf(self.time)
+            * factors.whose.powf(self.whose)
+            * factors.activity.powf(self.activity)
+            * factors.event.powf(self.event);
+        let cap = self.cap.max(1.0);
+        total.clamp(1.0 / cap, cap)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn factors(time: f32) -> Factors {
+        Factors {
+            time,
+            whose: 1.0,
+            activity: 1.0,
+            event: 1.0,
+        }
+    }
+
+    #[test]
+    fn the_built_in_weights_parse_and_are_sane() {
+        let w = Weights::fitted();
+        for value in [
+            w.lexical, w.dense, w.image, w.time, w.whose, w.activity, w.event,
+        ] {
+            assert!((0.0..=4.0).contains(&value), "{w:?}");
+        }
+        assert!((0.0..=1.0).contains(&w.gate) && w.cap >= 1.0, "{w:?}");
+    }
+
+    #[test]
+    fn priors_act_only_near_the_best_and_within_the_cap() {
+        let w = Weights {
+            lexical: 1.0,
+            dense: 1.0,
+            image: 1.0,
+            time: 0.5,
+            whose: 1.0,
+            activity: 1.0,
+            event: 1.0,
+            gate: 0.8,
+            cap: 1.2,
+        };
+        // Below the gate: no prior, however strong.
+        assert_eq!(w.prior(&factors(1.5), 0.7, 1.0), 1.0);
+        // Near the best: the factor at its strength (1.5^0.5 ≈ 1.22), capped at 1.2.
+        assert_eq!(w.prior(&factors(1.5), 0.9, 1.0), 1.2);
+        assert!((w.prior(&factors(1.3), 0.9, 1.0) - 1.3f32.sqrt()).abs() < 1e-6);
+        // A discount is bounded too.
+        assert!((w.prior(&factors(0.1), 1.0, 1.0) - 1.0 / 1.2).abs() < 1e-6);
+        // Strength 0: off.
+        let off = Weights { time: 0.0, ..w };
+        assert_eq!(off.prior(&factors(1.5), 1.0, 1.0), 1.0);
+    }
+}
