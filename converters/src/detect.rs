@@ -459,6 +459,12 @@ fn latin1_plausible(head: &[u8]) -> bool {
 }
 
 fn looks_like_email(head: &[u8]) -> bool {
+    email_header_lines(head) >= 3
+}
+
+/// How many standard e-mail headers (`From:`, `Subject:`, …) the first lines of `head`
+/// hold, up to the first blank line.
+pub(crate) fn email_header_lines(head: &[u8]) -> usize {
     let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
     let mut header_lines = 0;
     for line in text.lines().take(40) {
@@ -481,7 +487,7 @@ fn looks_like_email(head: &[u8]) -> bool {
             }
         }
     }
-    header_lines >= 3
+    header_lines
 }
 
 #[cfg(test)]

@@ -130,23 +130,7 @@ pub fn convert_file(
     let mtime = mtime_of(file.mtime_ns);
     let (file_type, bytes) = match read_file(file) {
         Ok(read) => read,
-        Err(error) => {
-            let mut record = base_record(
-                &file.rel_path,
-                None,
-                file.size,
-                file.mtime_ns,
-                FileType::Binary,
-                None,
-            );
-            fail(&mut record, "io", format!("read error: {error}"));
-            return Converted {
-                record,
-                units: Vec::new(),
-                mtime,
-                children: Vec::new(),
-            };
-        }
+        Err(error) => return read_failure(file, FileType::Binary, &error),
     };
     let hash = if file_type == FileType::Mbox {
         match stream_hash(&file.abs_path, file.size) {

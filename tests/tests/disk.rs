@@ -29,15 +29,41 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
 }
 
-#[test]
-fn a_full_disk_is_named_and_the_same_command_completes_once_space_is_freed() {
+/// Runs `script` in a namespace of its own with `$MNT` (an empty folder to mount on),
+/// `$OUT` (where the script writes what the test reads), `$PROFILE` (a copy of
+/// `samples/profile/<sub>`) and `$BIN` (`dentate-index`); returns `$OUT`.
+fn run_script(sub: &str, script: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let profile = tempfile::tempdir().unwrap();
-    copy_tree(&repo_root().join("samples/profile"), profile.path());
+    copy_tree(
+        &repo_root().join("samples/profile").join(sub),
+        profile.path(),
+    );
     let work = tempfile::tempdir().unwrap();
     let mount = work.path().join("mnt");
     let out = work.path().join("out");
     std::fs::create_dir_all(&mount).unwrap();
     std::fs::create_dir_all(&out).unwrap();
+    let index_bin = binary("dentate-index");
+    let ran = in_namespace(
+        script,
+        &[
+            ("MNT", &mount),
+            ("OUT", &out),
+            ("PROFILE", profile.path()),
+            ("BIN", &index_bin),
+        ],
+    );
+    assert!(
+        ran.status.success(),
+        "the namespace script failed ({:?}): {}",
+        ran.status,
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    (work, out)
+}
+
+#[test]
+fn a_full_disk_is_named_and_the_same_command_completes_once_space_is_freed() {
     // 64 KiB fills while the manifest (SQLite) is written, 256 KiB while the lexical
     // index (tantivy) is; then the same index folder gets room.
     let script = r#"
@@ -55,22 +81,7 @@ mount -o remount,size=256m "$MNT" || exit 92
 run freed
 run again
 "#;
-    let index_bin = binary("dentate-index");
-    let ran = in_namespace(
-        script,
-        &[
-            ("MNT", &mount),
-            ("OUT", &out),
-            ("PROFILE", profile.path()),
-            ("BIN", &index_bin),
-        ],
-    );
-    assert!(
-        ran.status.success(),
-        "the namespace script failed ({:?}): {}",
-        ran.status,
-        String::from_utf8_lossy(&ran.stderr)
-    );
+    let (_work, out) = run_script("", script);
 
     for run in ["manifest", "lexical"] {
         let err = read(&out.join(format!("{run}.err")));
@@ -100,30 +111,13 @@ run again
 
 #[test]
 fn a_read_only_index_folder_is_named() {
-    let profile = tempfile::tempdir().unwrap();
-    copy_tree(&repo_root().join("samples/profile/Notes"), profile.path());
-    let work = tempfile::tempdir().unwrap();
-    let mount = work.path().join("mnt");
-    let out = work.path().join("out");
-    std::fs::create_dir_all(&mount).unwrap();
-    std::fs::create_dir_all(&out).unwrap();
     let script = r#"
 set -u
 mount -t tmpfs -o size=64m,ro tmpfs "$MNT" || exit 90
 "$BIN" "$PROFILE" --index "$MNT/index" --no-embed --json > "$OUT/ro.json" 2> "$OUT/ro.err"
 echo $? > "$OUT/ro.code"
 "#;
-    let index_bin = binary("dentate-index");
-    let ran = in_namespace(
-        script,
-        &[
-            ("MNT", &mount),
-            ("OUT", &out),
-            ("PROFILE", profile.path()),
-            ("BIN", &index_bin),
-        ],
-    );
-    assert!(ran.status.success(), "{ran:?}");
+    let (_work, out) = run_script("Notes", script);
     let err = read(&out.join("ro.err"));
     assert_eq!(read(&out.join("ro.code")).trim(), "1", "{err}");
     assert!(err.contains("read-only file system"), "{err}");

@@ -61,28 +61,7 @@ pub fn looks_like_mbox(head: &[u8]) -> bool {
     let Some(end) = head.iter().position(|&b| b == b'\n') else {
         return false;
     };
-    is_separator(&head[..end]) && {
-        let next = &head[end + 1..];
-        let text = String::from_utf8_lossy(&next[..next.len().min(4096)]);
-        text.lines()
-            .take_while(|l| !l.trim().is_empty())
-            .filter(|l| {
-                let lower = l.to_ascii_lowercase();
-                [
-                    "from:",
-                    "to:",
-                    "subject:",
-                    "date:",
-                    "message-id:",
-                    "received:",
-                    "return-path:",
-                ]
-                .iter()
-                .any(|h| lower.starts_with(h))
-            })
-            .count()
-            >= 2
-    }
+    is_separator(&head[..end]) && crate::detect::email_header_lines(&head[end + 1..]) >= 2
 }
 
 /// A `From ` separator line (line end not included): `From SENDER DATE…` where the
