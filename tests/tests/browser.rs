@@ -189,7 +189,7 @@ fn the_page_searches_shows_evidence_plays_audio_and_browses_time() {
             "audio plays at {at} s, the unit starts at {start} s"
         );
         // The query and the results (a PDF page, the audio hit playing, a video frame)
-        // on one screen for the README.
+        // on one screen for docs/http-api.md ("The web page").
         browser.viewport(1280, 1160, false);
         browser.eval("window.scrollTo(0, 0)");
         browser.screenshot(&shots.join("search-audio.png"), false);
