@@ -159,26 +159,24 @@ pub fn convert_file(
             };
         }
     }
-    if file_type == FileType::Mbox {
-        let mut converted = converter.convert_mailbox(file, hash);
-        note_change(file, &mut converted.record);
-        return converted;
-    }
-    let tail = read_tail(file, file_type);
-    let changed = changed_since_walk(file);
-    let mut converted = converter.convert(Job {
-        path: &file.rel_path,
-        parent: None,
-        on_disk: Some(&file.abs_path),
-        file_type,
-        bytes,
-        tail,
-        size: file.size,
-        mtime_ns: file.mtime_ns,
-        hash: Some(hash),
-        depth: 0,
-    });
-    if let Some(change) = changed {
+    let mut converted = if file_type == FileType::Mbox {
+        converter.convert_mailbox(file, hash)
+    } else {
+        let tail = read_tail(file, file_type);
+        converter.convert(Job {
+            path: &file.rel_path,
+            parent: None,
+            on_disk: Some(&file.abs_path),
+            file_type,
+            bytes,
+            tail,
+            size: file.size,
+            mtime_ns: file.mtime_ns,
+            hash: Some(hash),
+            depth: 0,
+        })
+    };
+    if let Some(change) = changed_since_walk(file) {
         converted
             .record
             .extra
@@ -203,12 +201,6 @@ fn changed_since_walk(file: &WalkedFile) -> Option<String> {
             now.len()
         )
     })
-}
-
-fn note_change(file: &WalkedFile, record: &mut FileRecord) {
-    if let Some(change) = changed_since_walk(file) {
-        record.extra.insert(CHANGED_KEY.to_string(), change);
-    }
 }
 
 /// A record of a file that could not be read.

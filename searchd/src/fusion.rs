@@ -194,6 +194,16 @@ pub fn fuse_weighted<K: Hash + Eq + Clone>(
     fuse_lists(&lists, fusion)
 }
 
+/// An item's rank in each of `lists`, in their order (`usize::MAX` where it is absent).
+fn ranks<'a, K>(
+    lists: &'a [RankedList<K>],
+    signals: &'a Signals,
+) -> impl Iterator<Item = usize> + 'a {
+    lists
+        .iter()
+        .map(|list| signals.of(list.source).map_or(usize::MAX, |x| x.0))
+}
+
 /// The weights of the lexical, dense and image lists under `fusion`: weighted fusion's
 /// `w, 1 − w, 1 − w`, RRF's ones, DBSF's `dbsf_weights`.
 pub fn list_weights(fusion: Fusion, dbsf_weights: [f32; 3]) -> [f32; 3] {
@@ -239,17 +249,11 @@ pub fn fuse_lists<K: Hash + Eq + Clone>(
             (key, signals)
         })
         .collect();
-    let sources: Vec<Source> = lists.iter().map(|l| l.source).collect();
-    let ranks = |s: &Signals| -> Vec<usize> {
-        sources
-            .iter()
-            .map(|&source| s.of(source).map_or(usize::MAX, |x| x.0))
-            .collect()
-    };
+    // Compared list by list, without allocating in the sort's comparisons.
     out.sort_by(|a, b| {
         b.1.fused
             .total_cmp(&a.1.fused)
-            .then_with(|| ranks(&a.1).cmp(&ranks(&b.1)))
+            .then_with(|| ranks(lists, &a.1).cmp(ranks(lists, &b.1)))
     });
     out
 }
