@@ -89,6 +89,8 @@ impl Lanes {
 pub struct Dense {
     /// Shared by every profile of the daemon ([`Dense::share`]); the cache is not.
     pool: Arc<Pool>,
+    /// The query encoders' model (`TextModel::name`).
+    model: &'static str,
     /// The text model's windows (where a unit's best-scoring window starts).
     windower: indexer::windows::Windower,
     cache: Mutex<QueryCache>,
@@ -124,6 +126,7 @@ impl Dense {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let graph = encoders.first().map_or("none", |e| e.1);
+        let model = encoders.first().map_or("none", |e| e.0.form().name);
         let windower = encoders
             .first()
             .map(|e| e.0.windower())
@@ -147,6 +150,7 @@ impl Dense {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Dense {
             pool: Arc::new(Pool { queue, workers }),
+            model,
             windower,
             cache: Mutex::new((HashMap::new(), VecDeque::new())),
             sentences: Mutex::new((HashMap::new(), VecDeque::new())),
@@ -159,6 +163,7 @@ impl Dense {
     pub fn share(&self) -> Dense {
         Dense {
             pool: self.pool.clone(),
+            model: self.model,
             windower: self.windower.clone(),
             cache: Mutex::new((HashMap::new(), VecDeque::new())),
             sentences: Mutex::new((HashMap::new(), VecDeque::new())),
@@ -314,6 +319,16 @@ impl Dense {
                 vector
             })
             .collect())
+    }
+
+    /// The query encoders' model name (`all-MiniLM-L6-v2-q8-questions`, …).
+    pub fn model_name(&self) -> &'static str {
+        self.model
+    }
+
+    /// Components of every vector (normalised to unit length).
+    pub fn dimension(&self) -> usize {
+        indexer::embed::TEXT_DIM
     }
 
     /// The query's embedding (cached).

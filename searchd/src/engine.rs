@@ -254,9 +254,49 @@ impl Engine {
         self.dense_problem.as_deref()
     }
 
+    /// The query encoders, or why there are none (HTTP 503).
+    pub fn dense(&self) -> Result<&crate::dense::Dense, SearchError> {
+        self.dense.as_ref().ok_or_else(|| {
+            SearchError::Unavailable(format!(
+                "the text model is unavailable: {}",
+                self.dense_problem.as_deref().unwrap_or("unknown reason")
+            ))
+        })
+    }
+
     /// Checks, for one request, that the paths it returns lie inside the profile root.
     pub(crate) fn guard(&self) -> PathGuard {
         PathGuard::new(Path::new(self.profile_root()))
+    }
+
+    /// The mode of a request that gives its own query vector: dense alone without a
+    /// question, else as asked; the vector must have the text model's dimension.
+    pub(crate) fn vector_mode(
+        &self,
+        mode: Mode,
+        len: usize,
+        has_text: bool,
+    ) -> Result<Mode, SearchError> {
+        let Some(dense) = &self.dense else {
+            return Err(SearchError::Unavailable(format!(
+                "search by vector is unavailable: {}",
+                self.dense_problem.as_deref().unwrap_or("no text model")
+            )));
+        };
+        if len != dense.dimension() {
+            return Err(SearchError::invalid(format!(
+                "vector has {len} numbers; this index's text model ({}) makes {}",
+                dense.model_name(),
+                dense.dimension()
+            )));
+        }
+        match (mode, has_text) {
+            (_, false) => Ok(Mode::Dense),
+            (Mode::Lexical, true) => Err(SearchError::invalid(
+                "a vector is searched in dense or hybrid mode, not lexical",
+            )),
+            (mode, true) => Ok(mode),
+        }
     }
 
     /// The mode actually used for a request.
@@ -321,7 +361,9 @@ impl Engine {
         // The question's embedding is computed by the encoder threads while the lexical
         // search runs here.
         let pending = match (&self.dense, mode) {
-            (Some(dense), Mode::Dense | Mode::Hybrid) if !plan.params.query.trim().is_empty() => {
+            (Some(dense), Mode::Dense | Mode::Hybrid)
+                if plan.params.vector.is_none() && !plan.params.query.trim().is_empty() =>
+            {
                 Some(dense.begin(&plan.params.query))
             }
             _ => None,
@@ -343,6 +385,8 @@ impl Engine {
                         notes.push(format!("activity: {added} units of files with matching events added to the lexical candidates"));
                     }
                 }
+                // Searched by the client's vector alone.
+                None if plan.params.vector.is_some() => {}
                 None => {
                     notes.push("no query terms: newest units matching the filters".to_string());
                     let found =
@@ -491,7 +535,11 @@ impl Engine {
                 return Ok(None)
             }
         };
-        if !self.backend.fuses() || plan.activity.is_some() || plan.params.query.trim().is_empty() {
+        if !self.backend.fuses()
+            || plan.activity.is_some()
+            || plan.params.query.trim().is_empty()
+            || plan.params.vector.is_some()
+        {
             return Ok(None);
         }
         if let Some(clip) = &self.clip {
@@ -550,10 +598,11 @@ impl Engine {
         depth: usize,
         exact: usize,
     ) -> Result<Vec<(UnitKey, f32)>, SearchError> {
-        let (Some(dense), Some(pending)) = (&self.dense, pending) else {
-            return Ok(Vec::new());
+        let query_vector = match (&self.dense, pending, &plan.params.vector) {
+            (Some(_), _, Some(given)) => given.clone(),
+            (Some(dense), Some(pending), None) => dense.finish(pending)?,
+            _ => return Ok(Vec::new()),
         };
-        let query_vector = dense.finish(pending)?;
         Ok(snapshot.vectors_exact_top(
             VectorSpace::Text,
             &query_vector,

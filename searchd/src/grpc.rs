@@ -87,6 +87,7 @@ fn params_of(request: pb::SearchRequest) -> Result<SearchParams, Status> {
         rerank: request.rerank,
         // gRPC replies always carry their snippets (a separate field from the text).
         snippets: true,
+        vector: None,
     })
 }
 

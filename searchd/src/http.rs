@@ -20,6 +20,10 @@
 //!   `"activity"` summarises them, with the files that are gone from the index).
 //! - `"context": N` in `/retrieve`, `/search` and `/api/search` adds the N neighbouring
 //!   units on each side of every hit (metadata `"context": true`).
+//! - `POST /api/embed`: `{"texts": [...]}` → the profile's text model's vectors
+//!   (`{"model", "dimension", "normalized", "vectors"}`); `"vector": [...]` in
+//!   `/retrieve` and `/search` searches by such a vector (alone: dense only).
+//! - `/mcp`: the MCP server (Streamable HTTP, stateless JSON replies; [`crate::mcp`]).
 //! - `GET /health`, `GET /api/stats`.
 //!   Each result's metadata holds Dentate's flat fields (`file_path`, `page`, `start`, …)
 //!   and HippoCamp's nested `file_info`, `segment_info` and `chunk_meta`.
@@ -73,7 +77,9 @@ pub fn router_with_output(engine: Arc<Engine>, output: crate::hippocamp::OutputD
             get(crate::routine::http::get).post(crate::routine::http::post),
         )
         .route("/api/stats", get(stats))
+        .route("/api/embed", post(embed))
         .route("/api/list_files", get(list_files))
+        .route_service("/mcp", crate::mcp::http_service(engine.clone()))
         .with_state(engine.clone())
         .merge(crate::hippocamp::router(engine, output))
 }
@@ -131,6 +137,9 @@ struct RetrieveBody {
     /// `false`: no highlighted `snippet` in the results' metadata (`/retrieve` and
     /// `/search`; their `text` is whole either way; `/api/search` refuses it).
     snippets: Option<bool>,
+    /// A query vector (the text model's dimension, `POST /api/embed`): searched
+    /// instead of the embedded `query`; alone, a dense-only search.
+    vector: Option<Vec<f32>>,
 }
 
 impl RetrieveBody {
@@ -146,6 +155,7 @@ impl RetrieveBody {
     fn queries(&self) -> Result<Vec<String>, HttpError> {
         let queries = match (&self.query, &self.queries) {
             (Some(q), None) => vec![q.clone()],
+            (None, None) if self.vector.is_some() => vec![String::new()],
             (None, Some(qs)) if !qs.is_empty() => qs.clone(),
             (None, Some(_)) => return Err(bad_request("\"queries\" is empty")),
             (Some(_), Some(_)) => {
@@ -155,6 +165,11 @@ impl RetrieveBody {
             }
             (None, None) => return Err(bad_request("missing \"query\" (or \"queries\")")),
         };
+        if self.vector.is_some() && self.queries.is_some() {
+            return Err(bad_request(
+                "\"vector\" goes with a single \"query\" (or none), not with \"queries\"",
+            ));
+        }
         if queries.len() > 64 {
             return Err(bad_request("at most 64 queries per request"));
         }
@@ -210,6 +225,7 @@ impl RetrieveBody {
             activity: self.activity.clone(),
             rerank: self.rerank == Some(true),
             snippets: self.snippets != Some(false),
+            vector: self.vector.clone().map(std::sync::Arc::new),
         })
     }
 }
@@ -306,6 +322,11 @@ async fn grouped_search(
     }
     let params = request.params(queries[0].clone())?;
     let outcome = run_blocking(&engine, move |e| e.search(params)).await?;
+    Ok(Json(grouped_reply(&queries[0], &outcome)).into_response())
+}
+
+/// The reply of `/api/search` (also what `dentate search --index` prints with `--json`).
+pub fn grouped_reply(query: &str, outcome: &crate::engine::SearchOutcome) -> Value {
     let reply = GroupedReply {
         files: outcome
             .files
@@ -316,13 +337,13 @@ async fn grouped_search(
                 units: Hits(&f.units),
             })
             .collect(),
-        query: &queries[0],
+        query,
         total_units: outcome.total_units,
         took_ms: outcome.took_ms,
         explain: &outcome.notes,
         activity: outcome.activity.as_ref(),
     };
-    Ok(Json(reply).into_response())
+    serde_json::to_value(reply).unwrap_or_default()
 }
 
 #[derive(Debug, Deserialize)]
@@ -381,6 +402,24 @@ async fn health(State(engine): State<Arc<Engine>>) -> Result<Json<Value>, HttpEr
         "embedding_coverage": stats.embedding_coverage,
         "dense": stats.dense_status.as_deref().unwrap_or("ok"),
     })))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EmbedBody {
+    texts: Vec<String>,
+}
+
+/// `POST /api/embed`: `{"texts": [...]}` → `{"model", "dimension", "normalized", "vectors"}`.
+async fn embed(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Json<Value>, HttpError> {
+    let request: EmbedBody = serde_json::from_slice(&body).map_err(|e| {
+        bad_request(format!(
+            "invalid request JSON: {e}; expected {{\"texts\": [\"...\"]}}"
+        ))
+    })?;
+    crate::embed::check(&request.texts)?;
+    let embedded = run_blocking(&engine, move |e| crate::embed::embed(e, &request.texts)).await?;
+    Ok(Json(serde_json::to_value(embedded).unwrap_or_default()))
 }
 
 async fn stats(State(engine): State<Arc<Engine>>) -> Result<Json<Value>, HttpError> {

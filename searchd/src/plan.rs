@@ -66,10 +66,17 @@ impl Engine {
         params: SearchParams,
     ) -> Result<QueryPlan, SearchError> {
         let mut retrieval_notes = Vec::new();
-        let mode = self.effective_mode(&params, &mut retrieval_notes)?;
+        let mut mode = self.effective_mode(&params, &mut retrieval_notes)?;
         let mut lexical = lexical_query(&params.query);
         let has_text = !params.query.trim().is_empty();
-        if lexical.is_none() && !params.has_filters() && !(mode == Mode::Dense && has_text) {
+        if let Some(vector) = &params.vector {
+            mode = self.vector_mode(mode, vector.len(), has_text)?;
+        }
+        let by_vector = params.vector.is_some();
+        if lexical.is_none()
+            && !params.has_filters()
+            && !(mode == Mode::Dense && (has_text || by_vector))
+        {
             return Err(SearchError::invalid(
                 "query has no searchable terms (only stop words or punctuation) and no filters",
             ));

@@ -79,6 +79,11 @@ pub struct SearchParams {
     /// Highlighted snippets in the reply (on by default). Off, a unit's text is its
     /// only excerpt: clients that read `text` alone skip the snippets' cost.
     pub snippets: bool,
+    /// A query vector given by the client (`"vector"` in `/retrieve`; HyDE's averaged
+    /// embeddings): the dense list searches by it instead of embedding `query`. Alone
+    /// (no `query`) the search is dense only. Its length must be the text model's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vector: Option<std::sync::Arc<Vec<f32>>>,
 }
 
 impl Default for SearchParams {
@@ -102,9 +107,13 @@ impl Default for SearchParams {
             activity: None,
             rerank: false,
             snippets: true,
+            vector: None,
         }
     }
 }
+
+/// The longest query vector accepted (before the model's own dimension is checked).
+pub const MAX_VECTOR_LEN: usize = 4096;
 
 /// Results when a request does not say (files for Search, units for Retrieve).
 pub const DEFAULT_TOP_K: usize = 10;
@@ -196,6 +205,27 @@ impl SearchParams {
         }
         if self.top_k == 0 {
             self.top_k = DEFAULT_TOP_K;
+        }
+        if let Some(vector) = &self.vector {
+            if vector.is_empty() || vector.len() > MAX_VECTOR_LEN {
+                return Err(SearchError::invalid(format!(
+                    "vector must have 1 to {MAX_VECTOR_LEN} numbers (the text model's dimension)"
+                )));
+            }
+            if vector.iter().any(|x| !x.is_finite()) {
+                return Err(SearchError::invalid(
+                    "vector holds a number that is not finite",
+                ));
+            }
+            // Scores are cosines: an averaged (HyDE) vector is made unit length.
+            let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
+            if norm == 0.0 {
+                return Err(SearchError::invalid("vector is all zeros"));
+            }
+            if (norm - 1.0).abs() > 1e-4 {
+                let unit = vector.iter().map(|x| x / norm).collect();
+                self.vector = Some(std::sync::Arc::new(unit));
+            }
         }
         if self.top_k > MAX_TOP_K {
             return Err(SearchError::invalid(format!(
@@ -385,6 +415,23 @@ pub fn lexical_query(text: &str) -> Option<LexicalRequest> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_given_vector_is_checked_and_made_unit_length() {
+        let with = |vector: Vec<f32>| {
+            SearchParams {
+                vector: Some(std::sync::Arc::new(vector)),
+                ..SearchParams::default()
+            }
+            .validate()
+        };
+        let unit = with(vec![3.0, 4.0]).unwrap().vector.unwrap();
+        assert!((unit[0] - 0.6).abs() < 1e-6 && (unit[1] - 0.8).abs() < 1e-6);
+        assert!(with(vec![0.0, 0.0]).is_err());
+        assert!(with(vec![f32::NAN]).is_err());
+        assert!(with(Vec::new()).is_err());
+        assert!(with(vec![0.1; MAX_VECTOR_LEN + 1]).is_err());
+    }
+
     use super::*;
     use crate::fusion::Fusion;
 

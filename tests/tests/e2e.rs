@@ -7,6 +7,7 @@
 mod harness;
 
 mod activity_import;
+mod agents;
 mod broken;
 mod browser;
 mod clip;

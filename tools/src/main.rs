@@ -141,30 +141,19 @@ impl Daemon {
 
     /// GET `route` and parse the JSON reply.
     fn get(&self, route: &str) -> Result<Value, String> {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(Duration::from_secs(600)))
-            .http_status_as_error(false)
-            .build()
-            .into();
+        let client = eval::http::HttpClient::new(
+            Some(Duration::from_secs(10)),
+            Some(Duration::from_secs(600)),
+        )
+        .with_api_key(self.api_key.clone());
         let url = format!("{}{route}", self.url);
-        let mut request = agent.get(&url);
-        if let Some(key) = &self.api_key {
-            request = request.header("authorization", &format!("Bearer {key}"));
-        }
-        let mut response = request
-            .call()
+        let reply = client
+            .get(&url)
             .map_err(|e| format!("cannot reach the Dentate daemon at {}: {e}", self.url))?;
-        let body = response
-            .body_mut()
-            .with_config()
-            .limit(1 << 32)
-            .read_to_string()
-            .map_err(|e| format!("reading the reply of {url}: {e}"))?;
-        serde_json::from_str(&body).map_err(|_| {
+        reply.json().map_err(|_| {
             format!(
                 "the daemon at {} answered {} with something that is not JSON",
-                self.url,
-                response.status()
+                self.url, reply.status
             )
         })
     }

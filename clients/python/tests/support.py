@@ -21,3 +21,12 @@ class Daemon:
     http_url: str
     profile: Path
     index: Path
+
+
+@dataclass(frozen=True)
+class IndexedProfile:
+    """A copy of the sample profile and its index (see ``embedded_profile`` in conftest.py)."""
+
+    profile: Path
+    index: Path
+    dense: bool  # indexed with text embeddings: serve it with the text model

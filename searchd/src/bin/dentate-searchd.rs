@@ -81,6 +81,10 @@ struct Cli {
     /// Default: $DENTATE_CLIP.
     #[arg(long, value_name = "DIR")]
     clip: Option<PathBuf>,
+    /// Serve MCP on standard input and output instead of listening (for an agent's
+    /// `mcpServers` configuration); logs go to standard error. One profile only.
+    #[arg(long)]
+    mcp_stdio: bool,
     #[command(flatten)]
     backend: BackendArgs,
     #[command(flatten)]
@@ -219,6 +223,22 @@ fn key_command(command: &Command) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Refuses to listen beyond loopback without keys unless told to, and warns when told.
+fn check_addresses(cli: &Cli, has_keys: bool) -> anyhow::Result<()> {
+    searchd::auth::check_exposure(
+        &[cli.grpc_addr, cli.http_addr],
+        has_keys,
+        cli.insecure_no_auth,
+    )
+    .map_err(anyhow::Error::msg)?;
+    for addr in [cli.grpc_addr, cli.http_addr] {
+        if !addr.ip().is_loopback() && !has_keys {
+            eprintln!("warning: listening on non-loopback address {addr} without API keys (--insecure-no-auth); the index is readable by anyone who can reach it");
+        }
+    }
+    Ok(())
+}
+
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     if let Some(command) = &cli.command {
@@ -236,21 +256,16 @@ fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     let specs = profile_specs(&cli)?;
+    if cli.mcp_stdio && specs.len() > 1 {
+        anyhow::bail!("--mcp-stdio serves one profile; give --index DIR or a single --profile");
+    }
     let names: Vec<String> = specs.iter().map(|(name, _)| name.clone()).collect();
     let keys = match &cli.keys {
         Some(path) => Some(Arc::new(KeyStore::load(path, &names)?)),
         None => None,
     };
-    searchd::auth::check_exposure(
-        &[cli.grpc_addr, cli.http_addr],
-        keys.is_some(),
-        cli.insecure_no_auth,
-    )
-    .map_err(anyhow::Error::msg)?;
-    for addr in [cli.grpc_addr, cli.http_addr] {
-        if !addr.ip().is_loopback() && keys.is_none() {
-            eprintln!("warning: listening on non-loopback address {addr} without API keys (--insecure-no-auth); the index is readable by anyone who can reach it");
-        }
+    if !cli.mcp_stdio {
+        check_addresses(&cli, keys.is_some())?;
     }
     let models = if cli.no_dense {
         None
@@ -304,6 +319,10 @@ fn main() -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    if cli.mcp_stdio {
+        let engine = profiles.first().engine.clone();
+        return runtime.block_on(searchd::mcp::serve_stdio(engine));
+    }
     runtime.block_on(async move {
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;

@@ -94,6 +94,21 @@ pub fn check_json(body: &Value, limits: &Limits) -> Result<(), Rejection> {
         } else {
             limits.max_field_chars
         };
+        // A query vector is numbers only, as many as the text model's dimension.
+        if key == "vector" {
+            if let Value::Array(items) = value {
+                if items.len() > crate::query::MAX_VECTOR_LEN {
+                    return Err(Rejection::Invalid(format!(
+                        "\"vector\" has {} items, more than {}",
+                        items.len(),
+                        crate::query::MAX_VECTOR_LEN
+                    )));
+                }
+                if items.iter().all(Value::is_number) {
+                    continue;
+                }
+            }
+        }
         if TOP_K_FIELDS.contains(&key.as_str()) {
             if let Some(k) = value.as_u64() {
                 check_top_k(&format!("\"{key}\""), k, limits)?;
@@ -127,6 +142,8 @@ pub fn http_class(path: &str, body: Option<&Value>) -> Class {
             mode_class(body.and_then(|b| b["mode"].as_str()).unwrap_or(""))
         }
         "/api/timeline" | "/api/routine" => Class::Lexical,
+        "/api/embed" => Class::Search,
+        "/mcp" => crate::mcp::limits_class(body),
         p if p.starts_with("/api/return_img/") => Class::Render,
         _ => Class::Files,
     }

@@ -6,6 +6,8 @@
   ``POST /retrieve`` (standard library only).
 - ``dentate.agents``: ``rag_answer`` and ``react_answer`` over any ``messages -> str`` LLM;
   ``dentate.llm.openai_chat`` is such a callable for OpenAI-compatible endpoints.
+- ``dentate.hippocamp``: HippoCamp's embedder, vector store, full-text store, reranker
+  and generator interfaces over the HTTP routes, so its strategies run on Dentate.
 """
 
 from .client import Client, DentateError, HttpClient
