@@ -79,6 +79,8 @@ def serve_searchd(args: Sequence[str], stderr_path: Path) -> Iterator[Dict[str, 
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
         stderr.close()
 
 

@@ -11,6 +11,9 @@ HTTP only: a foreign ``Origin`` gets 403; a daemon with a key file (two keys mad
 ``dentate-searchd new-key``) and two profiles answers the SDK with a key, 401 without
 one or with a wrong one, 403 for a key that does not open the profile, and
 ``/p/NAME/mcp`` from the named profile.
+
+Needs the SDK: scripts/test installs ``mcp==2.3.0`` (its 2.x API: snake_case result
+fields, ``streamable_http_client`` with an ``httpx2`` client for headers).
 """
 
 from __future__ import annotations
@@ -19,8 +22,7 @@ import base64
 import subprocess
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Dict, Iterator, List, Optional
+from typing import Any, AsyncIterator, Callable, Dict, Iterator, List, Optional, Tuple
 
 import httpx2
 import pytest
@@ -174,7 +176,7 @@ class Guarded:
     key_notes: str  # opens only ``notes``
 
 
-def _new_key(name: str, profiles: str) -> tuple:
+def _new_key(name: str, profiles: str) -> Tuple[str, str]:
     """``dentate-searchd new-key``: the key and its ``[[key]]`` table."""
     made = subprocess.run([str(_bin("dentate-searchd")), "new-key", name, "--profiles", profiles],
                           capture_output=True, text=True, timeout=30, check=True)
@@ -249,7 +251,14 @@ def test_search_finds_the_file_and_its_page(mcp: Mcp) -> None:
     assert f"1. {INVOICE} (p. 2)" in text_of(invoice)
 
 
-def test_search_filters(mcp: Mcp) -> None:
+def test_search_modes_and_filters(mcp: Mcp, shop: IndexedProfile) -> None:
+    question = {"query": "what share of sales were children's books in 2023", "top_k": 3, "mode": "dense"}
+    dense = mcp.call("search", question)
+    if shop.dense:  # the server loaded the text model: meaning alone finds the page
+        top = dense.structured_content["files"][0]
+        assert (top["path"], top["page"]) == (BUSINESS_PLAN, 5)
+    else:
+        assert_tool_error(dense, "dense retrieval is unavailable")
     mail = mcp.call("search", {"query": "Hartcliffe Joinery quote", "mode": "lexical",
                                "path_prefixes": ["Mail"], "top_k": 5}).structured_content
     assert mail["files"] and all(f["path"].startswith("Mail/") for f in mail["files"])
@@ -371,6 +380,13 @@ def test_errors_are_tool_results_and_the_session_goes_on(mcp: Mcp, shop: Indexed
     assert [t.name for t in mcp.list_tools()] == TOOLS
 
 
+def test_timeline_errors_name_the_tools_own_fields(mcp: Mcp) -> None:
+    for arguments in ({}, {"when": "March 2024", "after": "2024-03-01"}):
+        result = mcp.call("timeline", arguments)
+        assert_tool_error(result, "after")
+        assert "start" not in text_of(result) and "Unix seconds" not in text_of(result), text_of(result)
+
+
 # --- HTTP only --------------------------------------------------------------------------
 
 
@@ -401,7 +417,7 @@ def test_no_key_or_a_wrong_key_is_401(guarded: Guarded, authorization: Optional[
         authorization = f"Bearer {guarded.key_all}x"
     headers = {"Authorization": authorization} if authorization else {}
     statuses: List[int] = []
-    with pytest.raises(BaseException) as raised:
+    with pytest.raises(Exception) as raised:
         with connect(http_transport(guarded.base + "/mcp", headers, statuses)):
             pass
     mcp_error(raised)  # the SDK says the server refused the initialize request

@@ -254,6 +254,8 @@ fn main() -> anyhow::Result<()> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .with_writer(std::io::stderr)
+        // Colour only on a terminal (an agent host captures --mcp-stdio's stderr).
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let specs = profile_specs(&cli)?;
     if cli.mcp_stdio && specs.len() > 1 {

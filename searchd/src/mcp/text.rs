@@ -50,9 +50,28 @@ pub fn clip(text: &str, limit: usize) -> String {
     }
 }
 
+/// [`clip`] for text with `**` marks: a mark left open by the cut is closed.
+pub fn clip_marked(text: &str, limit: usize) -> String {
+    let mut cut = clip(text, limit);
+    if cut.matches("**").count() % 2 == 1 {
+        cut.push_str("**");
+    }
+    cut
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_inside_a_mark_closes_it() {
+        assert_eq!(
+            clip_marked("**Children**'s **books**", 18),
+            "**Children**'s **b…**"
+        );
+        assert_eq!(clip_marked("a **b** c", 4), "a **…**");
+        assert_eq!(clip_marked("a **b** c", 20), "a **b** c");
+    }
 
     #[test]
     fn snippets_become_plain_text() {

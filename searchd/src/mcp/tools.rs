@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::args::{self, parse, unix_time};
-use super::text::{clip, plain_snippet};
+use super::text::{clip, clip_marked, plain_snippet};
 use crate::engine::Engine;
 use crate::error::SearchError;
 use crate::query::{Mode, SearchParams};
@@ -279,7 +279,7 @@ fn search(engine: &Engine, args: args::SearchArgs) -> Result<Reply, SearchError>
             "{}. {}{at}\n   {}\n",
             i + 1,
             file.path,
-            clip(&file.snippet, 200)
+            clip_marked(&file.snippet, 200)
         ));
     }
     Reply::of(
@@ -493,6 +493,21 @@ fn render(engine: &Engine, args: args::RenderArgs) -> Result<Reply, SearchError>
 }
 
 fn timeline(engine: &Engine, args: args::TimelineArgs) -> Result<Reply, SearchError> {
+    // The engine's own messages name the HTTP route's fields; say the tool's.
+    let has_when = args.when.as_deref().is_some_and(|w| !w.trim().is_empty());
+    match (has_when, args.after.is_some() || args.before.is_some()) {
+        (false, false) => {
+            return Err(SearchError::invalid(
+                "timeline: give when (\"last week\", \"March 2024\") or after/before (YYYY-MM-DD)",
+            ))
+        }
+        (true, true) => {
+            return Err(SearchError::invalid(
+                "timeline: give either when or after/before, not both",
+            ))
+        }
+        _ => {}
+    }
     let (start, end) = match (&args.after, &args.before) {
         (None, None) => (None, None),
         _ => (
