@@ -259,7 +259,7 @@ pub fn detect(name: &str, head: &[u8]) -> FileType {
     }
     by_extension(&ext).unwrap_or_else(|| {
         if looks_like_text(head) {
-            if crate::mail::mbox::looks_like_mbox(head) {
+            if looks_like_mbox(head) {
                 FileType::Mbox
             } else if looks_like_email(head) {
                 FileType::Eml
@@ -460,6 +460,45 @@ fn latin1_plausible(head: &[u8]) -> bool {
 
 fn looks_like_email(head: &[u8]) -> bool {
     email_header_lines(head) >= 3
+}
+
+/// Whether `head` (the first bytes of a file) is a mailbox (mbox): a separator line,
+/// then e-mail headers.
+pub(crate) fn looks_like_mbox(head: &[u8]) -> bool {
+    let start = head
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    let head = &head[start..];
+    let Some(end) = head.iter().position(|&b| b == b'\n') else {
+        return false;
+    };
+    is_mbox_separator(&head[..end]) && email_header_lines(&head[end + 1..]) >= 2
+}
+
+/// A `From ` separator line (line end not included): `From SENDER DATE…` where the
+/// date holds a time of day (`12:34`) and a four-digit year.
+pub(crate) fn is_mbox_separator(line: &[u8]) -> bool {
+    let Some(rest) = line.strip_prefix(b"From ") else {
+        return false;
+    };
+    let rest = String::from_utf8_lossy(rest);
+    let mut words = rest.split_whitespace();
+    let Some(_sender) = words.next() else {
+        return false;
+    };
+    let date: Vec<&str> = words.collect();
+    let has_time = date.iter().any(|w| {
+        let parts: Vec<&str> = w.split(':').collect();
+        (2..=3).contains(&parts.len())
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.len() <= 2 && p.bytes().all(|b| b.is_ascii_digit()))
+    });
+    let has_year = date
+        .iter()
+        .any(|w| w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()));
+    has_time && has_year
 }
 
 /// How many standard e-mail headers (`From:`, `Subject:`, …) the first lines of `head`

@@ -42,6 +42,7 @@ mod registry;
 mod sheet;
 mod sqlite;
 mod text;
+mod tokens;
 pub mod unit;
 
 /// RRULE parsing shared with the daemon's routine summary (`FREQ=WEEKLY;BYDAY=MO,WE`).

@@ -119,7 +119,7 @@ fn gathered(
     let mut tokens = 0;
     for &index in records {
         let (number, line) = lines[index];
-        let cost = crate::text::approx_tokens(line);
+        let cost = crate::tokens::approx_tokens(line);
         if !numbers.is_empty() && tokens + cost > max_tokens {
             break;
         }
@@ -386,6 +386,6 @@ mod tests {
         let daily = units.iter().find(|u| u.text.contains("DAILY")).unwrap();
         assert!(daily.locator.lines.len() < 31 && daily.locator.lines.len() >= 3);
         assert_eq!(daily.text.lines().count(), daily.locator.lines.len());
-        assert!(crate::text::approx_tokens(&daily.text) <= 60);
+        assert!(crate::tokens::approx_tokens(&daily.text) <= 60);
     }
 }

@@ -56,12 +56,7 @@ pub(crate) struct Span {
     pub(crate) char_end: u64,
 }
 
-/// Approximate token count of a text (WordPiece-like: ~1.3 per word, long words more).
-pub fn approx_tokens(text: &str) -> usize {
-    text.split_whitespace()
-        .map(|w| 1 + w.chars().count() / 6)
-        .sum()
-}
+pub use crate::tokens::approx_tokens;
 
 /// Decodes bytes as text: UTF-8 (BOM stripped), UTF-16 with a BOM, else Latin-1.
 pub(crate) fn decode_text(bytes: &[u8]) -> String {

@@ -13,7 +13,7 @@ use converters::Unit;
 use tantivy::collector::DocSetCollector;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{Facet, IndexRecordOption};
-use tantivy::{DocAddress, DocSet, IndexReader, Searcher, Term};
+use tantivy::{DocAddress, IndexReader, Searcher, Term};
 
 use crate::api::{
     StoreError, StoreWriter, UnitFilter, UnitSource, UnitVectors, VectorHit, VectorSearch,
@@ -117,33 +117,7 @@ fn unit_ids_matching(
     Ok(ids)
 }
 
-/// Where a unit is in a searcher's snapshot (`None`: it left the index).
-pub fn address_of_unit(
-    searcher: &Searcher,
-    fields: &Fields,
-    unit_id: &str,
-) -> Result<Option<DocAddress>, IndexError> {
-    // The term's postings read directly: no query, weight or scorer to build.
-    let term = Term::from_field_text(fields.unit_id, unit_id);
-    for (ord, segment) in searcher.segment_readers().iter().enumerate() {
-        let inverted = segment.inverted_index(fields.unit_id)?;
-        let postings = inverted
-            .read_postings(&term, IndexRecordOption::Basic)
-            .map_err(tantivy::TantivyError::from)?;
-        let Some(mut postings) = postings else {
-            continue;
-        };
-        let alive = segment.alive_bitset();
-        let mut doc = postings.doc();
-        while doc != tantivy::TERMINATED {
-            if alive.is_none_or(|a| a.is_alive(doc)) {
-                return Ok(Some(DocAddress::new(ord as u32, doc)));
-            }
-            doc = postings.advance();
-        }
-    }
-    Ok(None)
-}
+pub use crate::address::address_of_unit;
 
 /// Dot product, chunked so the compiler vectorises it; compiled for AVX2 too and chosen
 /// at run time (same lanes, same order of additions: the same result on every path).

@@ -13,12 +13,13 @@ use tantivy::query::{
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocAddress, DocSet, Order, Searcher, TantivyDocument, Term};
 
+use crate::address::address_of_unit;
 use crate::api::{
     BackendStats, LexicalField, LexicalRequest, LexicalSignal, Matches, SearchBackend,
     SearchSnapshot, StoreError, TimeOrder, UnitFilter, UnitKey, UnitSource, VectorSearch,
     VectorSpace,
 };
-use crate::embedded::{address_of_unit, filter_query, EmbeddedUnits, EmbeddedVectors};
+use crate::embedded::{filter_query, EmbeddedUnits, EmbeddedVectors};
 use crate::error::IndexError;
 use crate::manifest::FileRecord;
 use crate::schema::Fields;

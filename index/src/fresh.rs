@@ -13,7 +13,7 @@ use std::sync::Mutex;
 
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
-use crate::embedded::address_of_unit;
+use crate::address::address_of_unit;
 use crate::error::IndexError;
 use crate::schema::Fields;
 use crate::store::StoredUnit;

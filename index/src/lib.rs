@@ -4,6 +4,7 @@
 //! ([`store`]), the vector codec ([`vector`]) and the write side ([`writer`]).
 
 pub mod activity;
+pub mod address;
 pub mod api;
 mod columns;
 pub mod embedded;

@@ -263,7 +263,7 @@ mod tests {
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize, PartialEq)]
 pub struct ClipSummary {
     /// `done`, `disabled` (no `--clip`), or `failed` (the model did not load).
-    pub status: crate::summary::StageStatus,
+    pub status: crate::stage_status::StageStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// `clip:<folder name>`.
@@ -289,14 +289,14 @@ pub(crate) fn clip_phase(
         Err(error) => {
             tracing::warn!(%error, "CLIP embeddings skipped");
             return Ok(ClipSummary {
-                status: crate::summary::StageStatus::Failed,
+                status: crate::stage_status::StageStatus::Failed,
                 message: Some(error.to_string()),
                 ..ClipSummary::default()
             });
         }
     };
     let mut summary = ClipSummary {
-        status: crate::summary::StageStatus::Done,
+        status: crate::stage_status::StageStatus::Done,
         model: clip.name().to_string(),
         ..ClipSummary::default()
     };

@@ -12,9 +12,8 @@ use fastembed::{
     InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel,
 };
 
+pub use crate::windows::MAX_TOKENS;
 pub use index::vector::{embedding_text, from_bytes, normalize, text_hash, to_bytes, TEXT_DIM};
-/// Tokens per text the model sees (longer texts are truncated).
-pub const MAX_TOKENS: usize = 256;
 /// Texts per call into the runtime (see [`TextEncoder::embed`]); each [`TextModel`]
 /// says how many of them make one model batch.
 pub const ENCODER_BATCH: usize = 16;

@@ -22,6 +22,7 @@ pub mod options;
 pub mod pictures;
 pub mod pipeline;
 pub mod process;
+pub mod stage_status;
 pub mod stages;
 pub mod summary;
 pub mod tags;

@@ -26,7 +26,7 @@ pub const OCR_MAX_DECODE_BYTES: u64 = 512 * 1024 * 1024;
 pub struct OcrSummary {
     /// `done`, `unused` (no image to read), `disabled`, `skipped` (models missing) or
     /// `failed` (the models did not load).
-    pub status: crate::summary::StageStatus,
+    pub status: crate::stage_status::StageStatus,
     /// Why OCR was skipped or failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
@@ -119,7 +119,7 @@ impl SharedModels {
     pub fn summary(models: Option<&SharedModels>) -> OcrSummary {
         let Some(models) = models else {
             return OcrSummary {
-                status: crate::summary::StageStatus::Disabled,
+                status: crate::stage_status::StageStatus::Disabled,
                 ..OcrSummary::default()
             };
         };
@@ -130,17 +130,19 @@ impl SharedModels {
             .clone();
         match models.engine.get() {
             _ if !models.available => {
-                summary.status = crate::summary::StageStatus::Skipped;
+                summary.status = crate::stage_status::StageStatus::Skipped;
                 summary.message = Some(format!(
                     "OCR models missing in {}; run scripts/fetch-models",
                     models.models_dir.join("ocr").display()
                 ));
             }
-            None if summary.carried == 0 => summary.status = crate::summary::StageStatus::Unused,
-            None => summary.status = crate::summary::StageStatus::Done,
-            Some(Ok(_)) => summary.status = crate::summary::StageStatus::Done,
+            None if summary.carried == 0 => {
+                summary.status = crate::stage_status::StageStatus::Unused
+            }
+            None => summary.status = crate::stage_status::StageStatus::Done,
+            Some(Ok(_)) => summary.status = crate::stage_status::StageStatus::Done,
             Some(Err(error)) => {
-                summary.status = crate::summary::StageStatus::Failed;
+                summary.status = crate::stage_status::StageStatus::Failed;
                 summary.message = Some(error.clone());
             }
         }

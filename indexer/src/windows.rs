@@ -13,7 +13,8 @@
 
 use std::ops::Range;
 
-use crate::embed::MAX_TOKENS;
+/// Tokens per text the text model sees (longer texts are truncated).
+pub const MAX_TOKENS: usize = 256;
 
 /// Tokens of a window's text: the model's window less its two special tokens.
 pub use index::vector::WINDOW_TOKENS;

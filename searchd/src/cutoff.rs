@@ -30,9 +30,9 @@ pub const MIN_BREAK: f32 = 0.15;
 pub const MIN_BREAK_DBSF: f32 = 0.10;
 
 /// The [`MIN_BREAK`] for a ranking made in `mode` with `fusion`.
-pub fn min_break(mode: crate::query::Mode, fusion: crate::fusion::Fusion) -> f32 {
+pub fn min_break(mode: crate::mode::Mode, fusion: crate::fusion::Fusion) -> f32 {
     match (mode, fusion) {
-        (crate::query::Mode::Hybrid, crate::fusion::Fusion::Dbsf) => MIN_BREAK_DBSF,
+        (crate::mode::Mode::Hybrid, crate::fusion::Fusion::Dbsf) => MIN_BREAK_DBSF,
         _ => MIN_BREAK,
     }
 }
@@ -269,7 +269,7 @@ mod tests {
     #[test]
     fn dbsf_curves_break_at_a_smaller_share_of_the_top() {
         use crate::fusion::Fusion;
-        use crate::query::Mode;
+        use crate::mode::Mode;
         // A drop of 12 % of the top score: a break on a DBSF curve, not on others.
         let curve = [1.8, 1.58, 1.55, 1.53, 1.51, 1.49];
         assert_eq!(min_break(Mode::Hybrid, Fusion::Dbsf), MIN_BREAK_DBSF);

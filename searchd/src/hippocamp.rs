@@ -404,7 +404,7 @@ async fn return_img(
     State(shared): State<Shared>,
     UrlPath(path): UrlPath<String>,
     UrlQuery(params): UrlQuery<ImageParams>,
-    prefix: Option<axum::Extension<crate::profiles::UrlPrefix>>,
+    prefix: Option<axum::Extension<crate::web::UrlPrefix>>,
 ) -> Response {
     let page = match params.page.as_deref().map(str::trim) {
         None | Some("") => None,

@@ -29,6 +29,7 @@ pub mod http;
 pub mod limits;
 pub mod listing;
 pub mod mcp;
+pub mod mode;
 pub mod page;
 pub mod plan;
 pub mod planner;

@@ -154,10 +154,7 @@ impl Profiles {
     }
 }
 
-/// The path prefix a profile's routes were reached under (`""` unprefixed), for replies
-/// that name another route (`return_img`'s `serve_url`).
-#[derive(Debug, Clone, Default)]
-pub struct UrlPrefix(pub String);
+pub use crate::web::UrlPrefix;
 
 /// What a profile's HTTP routes check before answering.
 #[derive(Clone)]

@@ -79,3 +79,8 @@ pub fn file_stream(
         }
     })
 }
+
+/// The path prefix a profile's routes were reached under (`""` unprefixed), for replies
+/// that name another route (`return_img`'s `serve_url`).
+#[derive(Debug, Clone, Default)]
+pub struct UrlPrefix(pub String);

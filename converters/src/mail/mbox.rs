@@ -23,6 +23,7 @@
 //! fuzzer); the indexer streams top-level mailboxes through [`Messages`] itself, with a
 //! time limit per message.
 
+use crate::detect::is_mbox_separator as is_separator;
 use std::collections::VecDeque;
 use std::io::{BufRead, Read};
 
@@ -48,45 +49,6 @@ pub struct Message {
     pub byte_end: u64,
     /// Longer than [`MAX_MESSAGE_BYTES`]: `bytes` holds its beginning only.
     pub oversized: bool,
-}
-
-/// Whether `head` (the first bytes of a file) is a mailbox: a separator line, then
-/// e-mail headers.
-pub fn looks_like_mbox(head: &[u8]) -> bool {
-    let start = head
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(head.len());
-    let head = &head[start..];
-    let Some(end) = head.iter().position(|&b| b == b'\n') else {
-        return false;
-    };
-    is_separator(&head[..end]) && crate::detect::email_header_lines(&head[end + 1..]) >= 2
-}
-
-/// A `From ` separator line (line end not included): `From SENDER DATE…` where the
-/// date holds a time of day (`12:34`) and a four-digit year.
-fn is_separator(line: &[u8]) -> bool {
-    let Some(rest) = line.strip_prefix(b"From ") else {
-        return false;
-    };
-    let rest = String::from_utf8_lossy(rest);
-    let mut words = rest.split_whitespace();
-    let Some(_sender) = words.next() else {
-        return false;
-    };
-    let date: Vec<&str> = words.collect();
-    let has_time = date.iter().any(|w| {
-        let parts: Vec<&str> = w.split(':').collect();
-        (2..=3).contains(&parts.len())
-            && parts
-                .iter()
-                .all(|p| !p.is_empty() && p.len() <= 2 && p.bytes().all(|b| b.is_ascii_digit()))
-    });
-    let has_year = date
-        .iter()
-        .any(|w| w.len() == 4 && w.bytes().all(|b| b.is_ascii_digit()));
-    has_time && has_year
 }
 
 fn is_blank(line: &[u8]) -> bool {
@@ -420,6 +382,7 @@ pub fn note(conversion: &mut Conversion, messages: u64, failed: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::detect::looks_like_mbox;
 
     /// A mailbox of `n` messages; message `k` (1-based) is dated day `k` and its body
     /// names `token-k`. Every seventh body holds a quoted `>From ` line.

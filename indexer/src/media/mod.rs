@@ -266,7 +266,7 @@ pub fn names_prompt<'a>(
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct MediaSummary {
     /// `done`, `unused`, `disabled`, `skipped` (models or ffmpeg missing) or `failed`.
-    pub status: crate::summary::StageStatus,
+    pub status: crate::stage_status::StageStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Audio and video files analysed.
@@ -632,7 +632,7 @@ impl MediaStage {
     pub fn summary(stage: Option<&MediaStage>) -> MediaSummary {
         let Some(stage) = stage else {
             return MediaSummary {
-                status: crate::summary::StageStatus::Disabled,
+                status: crate::stage_status::StageStatus::Disabled,
                 ..MediaSummary::default()
             };
         };
@@ -643,17 +643,17 @@ impl MediaStage {
             .clone();
         match (&stage.available, stage.speech.get()) {
             (Err(why), _) => {
-                summary.status = crate::summary::StageStatus::Skipped;
+                summary.status = crate::stage_status::StageStatus::Skipped;
                 summary.message = Some(why.clone());
             }
             (Ok(()), Some(Err(error))) => {
-                summary.status = crate::summary::StageStatus::Failed;
+                summary.status = crate::stage_status::StageStatus::Failed;
                 summary.message = Some(error.clone());
             }
             (Ok(()), _) if summary.files == 0 && summary.carried == 0 => {
-                summary.status = crate::summary::StageStatus::Unused
+                summary.status = crate::stage_status::StageStatus::Unused
             }
-            (Ok(()), _) => summary.status = crate::summary::StageStatus::Done,
+            (Ok(()), _) => summary.status = crate::stage_status::StageStatus::Done,
         }
         summary
     }
