@@ -13,6 +13,7 @@ pub mod error;
 mod fresh;
 pub mod highlight;
 pub mod manifest;
+mod manifest_activity;
 mod manifest_vectors;
 pub mod path;
 mod scan;

@@ -15,7 +15,7 @@ use index::{FileRecord, IndexHandle, StoredUnit};
 use serde::Serialize;
 use tantivy::snippet::SnippetGenerator;
 
-use crate::activity::rank::ActivitySummary;
+use crate::activity::plan::ActivitySummary;
 use crate::dense::Dense;
 
 use crate::error::SearchError;

@@ -53,7 +53,7 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::activity::rank::ActivitySummary;
+use crate::activity::plan::ActivitySummary;
 use crate::engine::Engine;
 use crate::hit_json::{Hits, SearchR1};
 use crate::query::{Mode, SearchParams};

@@ -9,6 +9,7 @@
 //! and a file that left the index (deleted, renamed away) is reported by path only.
 
 pub mod intent;
+pub mod plan;
 pub mod rank;
 pub mod timeline;
 pub mod wire;

@@ -7,8 +7,8 @@
 use index::{ActivityEvent, UnitPath};
 
 use super::ActivityEntry;
+use crate::days::{TimelineDay, TimelineFile, TimelineFolder};
 use crate::planner::folder_of;
-use crate::timeline::{TimelineDay, TimelineFile, TimelineFolder};
 
 /// The UTC date (YYYY-MM-DD) of a time in milliseconds.
 fn date_of(ms: i64) -> String {
@@ -80,7 +80,7 @@ pub fn add_activity(days: &mut Vec<TimelineDay>, events: &[ActivityEvent]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::timeline::{group, local_time, TimelineUnit};
+    use crate::days::{group, local_time, TimelineUnit};
     use index::{ActivityKind, ActivitySource};
 
     fn ms(text: &str) -> i64 {

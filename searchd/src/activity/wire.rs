@@ -56,7 +56,7 @@ pub fn summary_of(summary: Option<&ActivitySummary>) -> Option<pb::ActivitySumma
 
 /// The activity fields of a timeline day: its events and their counts.
 pub fn day_activity(
-    day: &crate::timeline::TimelineDay,
+    day: &crate::days::TimelineDay,
 ) -> (
     Vec<pb::ActivityEvent>,
     std::collections::HashMap<String, u64>,
