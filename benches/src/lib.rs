@@ -13,6 +13,7 @@
 //!
 //! Nothing here touches the network or needs the models.
 
+pub mod fuzz;
 pub mod load;
 
 use std::collections::BTreeMap;

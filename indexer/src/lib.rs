@@ -11,17 +11,14 @@ pub mod clip;
 pub mod convert;
 pub mod converted;
 pub mod disk;
-pub mod embed;
 pub mod gold;
 pub mod media;
 pub mod memory;
 pub mod models;
 pub mod ocr;
-pub mod onnx;
 pub mod options;
 pub mod pictures;
 pub mod pipeline;
-pub mod process;
 pub mod stage_status;
 pub mod stages;
 pub mod summary;
@@ -29,10 +26,11 @@ pub mod tags;
 pub mod vectors;
 pub mod walk;
 pub mod watch;
-pub mod windows;
 
 // The index format lives in the `index` crate; these paths stay for the indexer's own
 // modules.
+// The models shared with the daemon, at their old paths (`crate::embed`, …).
+pub use ::models::{embed, onnx, process, windows};
 pub use index::{error, manifest, schema, store};
 pub use index::{FileRecord, FileStatus, IndexError, Manifest};
 pub use index::{IndexHandle, IndexLayout, StoredUnit};

@@ -146,3 +146,18 @@ pub trait Progress: Sync {
 /// A progress sink that ignores everything.
 pub struct NoProgress;
 impl Progress for NoProgress {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_reads_its_text_model_from_the_options() {
+        use crate::embed::TextModel;
+        let mut options = IndexOptions::new("p", "i");
+        options.models_dir = std::path::PathBuf::from("/nonexistent");
+        assert_eq!(options.text_model(), TextModel::PACKAGED);
+        options.text_model = Some(TextModel::FAST);
+        assert_eq!(options.text_model(), TextModel::FAST);
+    }
+}

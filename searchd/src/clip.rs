@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use indexer::clip::Clip;
+use models::clip::Clip;
 
 use crate::error::SearchError;
 

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
 use std::sync::{mpsc, Arc, Condvar, Mutex};
 
-use indexer::embed::TextEncoder;
+use models::embed::TextEncoder;
 
 use crate::error::SearchError;
 
@@ -92,7 +92,7 @@ pub struct Dense {
     /// The query encoders' model (`TextModel::name`).
     model: &'static str,
     /// The text model's windows (where a unit's best-scoring window starts).
-    windower: indexer::windows::Windower,
+    windower: models::windows::Windower,
     cache: Mutex<QueryCache>,
     sentences: Mutex<QueryCache>,
     /// Window starts by text hash and window count ([`WINDOW_STARTS_CACHE`]).
@@ -328,7 +328,7 @@ impl Dense {
 
     /// Components of every vector (normalised to unit length).
     pub fn dimension(&self) -> usize {
-        indexer::embed::TEXT_DIM
+        models::embed::TEXT_DIM
     }
 
     /// The query's embedding (cached).

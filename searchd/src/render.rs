@@ -178,10 +178,10 @@ fn jpeg_or_error(bytes: Vec<u8>, tool: &str) -> Result<Rendered, SearchError> {
 /// Runs a tool that writes the image to stdout (pdftoppm writes to stdout without an
 /// output root), killing it after [`RENDER_TIMEOUT`].
 fn run_tool(tool: &str, package: &'static str, args: &[&str]) -> Result<Vec<u8>, SearchError> {
-    indexer::process::run_limited(tool, package, args, RENDER_TIMEOUT)
+    models::process::run_limited(tool, package, args, RENDER_TIMEOUT)
         .map(|output| output.stdout)
         .map_err(|error| match error {
-            indexer::process::ToolError::NotInstalled { .. } => {
+            models::process::ToolError::NotInstalled { .. } => {
                 SearchError::Unavailable(format!("rendering needs {error}"))
             }
             other => SearchError::Unavailable(other.to_string()),

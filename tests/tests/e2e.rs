@@ -7,6 +7,7 @@
 mod harness;
 
 mod activity_import;
+mod activity_ranking;
 mod agents;
 mod broken;
 mod browser;

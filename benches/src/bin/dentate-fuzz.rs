@@ -24,7 +24,7 @@ fn targets() -> Vec<&'static str> {
 fn run(name: &str, repo: &Path, budget: &Budget) -> anyhow::Result<Report> {
     match Family::by_name(name) {
         Some(family) => Ok(converters::fuzz::run_family(family, repo, budget)),
-        None => searchd::fuzz::run_target(name, repo, budget),
+        None => benches::fuzz::run_daemon_target(name, repo, budget),
     }
 }
 

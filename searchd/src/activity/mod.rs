@@ -200,6 +200,3 @@ mod tests {
         assert_eq!(rfc3339_of_ms(86_400_000), "1970-01-02T00:00:00Z");
     }
 }
-
-#[cfg(test)]
-mod ranking_tests;

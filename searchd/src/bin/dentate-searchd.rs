@@ -275,7 +275,7 @@ fn main() -> anyhow::Result<()> {
         Some(
             cli.models
                 .clone()
-                .unwrap_or_else(indexer::embed::default_models_dir),
+                .unwrap_or_else(models::embed::default_models_dir),
         )
     };
     let clip = cli

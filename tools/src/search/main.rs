@@ -196,7 +196,7 @@ fn from_index(
     use searchd::query::{Mode, SearchParams};
     let models = models
         .map(PathBuf::from)
-        .unwrap_or_else(indexer::embed::default_models_dir);
+        .unwrap_or_else(models::embed::default_models_dir);
     let engine = searchd::engine::Engine::open_with_models(index, Some(&models))
         .with_context(|| format!("cannot open the index {}", index.display()))?;
     let strings = |key: &str| -> Vec<String> {

@@ -125,8 +125,8 @@ fn packaged_by(variable: &str) -> bool {
 
 /// The models folder of the crate's tests: [`default_models_dir`] when it holds
 /// `part` (a model's subfolder), else the checkout's `models/`.
-#[cfg(test)]
-pub(crate) fn test_models_dir(part: &str) -> PathBuf {
+#[doc(hidden)]
+pub fn test_models_dir(part: &str) -> PathBuf {
     let dir = default_models_dir();
     if dir.join(part).is_dir() {
         dir
@@ -378,12 +378,6 @@ mod tests {
         assert_eq!(TextModel::parse("bge-small"), None);
         let forms: Vec<&str> = TextModel::CHOICES.iter().map(|(_, f)| f.name).collect();
         assert!(!forms[0].is_empty() && forms[0] != forms[1], "{forms:?}");
-
-        let mut options = crate::options::IndexOptions::new("p", "i");
-        options.models_dir = std::path::PathBuf::from("/nonexistent");
-        assert_eq!(options.text_model(), TextModel::PACKAGED);
-        options.text_model = Some(TextModel::FAST);
-        assert_eq!(options.text_model(), TextModel::FAST);
     }
 
     #[test]

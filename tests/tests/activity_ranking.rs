@@ -1,13 +1,13 @@
-//! The activity signal on a real (lexical) index: an indexed temporary profile, events
+//! The activity signal on a real (lexical) index, through the engine's library API: an indexed temporary profile, events
 //! appended to its manifest, the engine asked before and after.
 
 use std::path::Path;
 
 use index::{ActivityEvent, ActivityKind, ActivitySource, IndexLayout, Manifest};
 
-use super::rank::{ACTIVITY_BOOST, ONLY_DOING_BOOST};
-use crate::query::{Mode, SearchParams};
-use crate::Engine;
+use searchd::activity::plan::{ACTIVITY_BOOST, ONLY_DOING_BOOST};
+use searchd::query::{Mode, SearchParams};
+use searchd::Engine;
 
 /// 2025-03-11T00:00:00Z.
 const DAY_MS: i64 = 1_741_651_200_000;
@@ -71,7 +71,7 @@ fn ranking(engine: &Engine, query: &str, disable: &[&str]) -> Vec<(String, f32, 
             query: query.to_string(),
             mode: Mode::Lexical,
             explain: true,
-            planner: crate::query::planner_switches(&disabled).unwrap(),
+            planner: searchd::query::planner_switches(&disabled).unwrap(),
             ..SearchParams::default()
         })
         .unwrap();

@@ -113,7 +113,7 @@ pub fn cpu_without_arena() -> ort::ep::ExecutionProviderDispatch {
 
 /// A model shared by the workers, loaded by the first one that needs it; a load error
 /// is logged once and leaves the stage off for the run.
-pub(crate) fn load_once<'a, T, E: std::fmt::Display>(
+pub fn load_once<'a, T, E: std::fmt::Display>(
     cell: &'a std::sync::OnceLock<Result<std::sync::Mutex<T>, String>>,
     available: bool,
     what: &str,
