@@ -1,145 +1,32 @@
 //! The search service, independent of transport: gRPC and HTTP call these methods and
 //! translate the results.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
 
 use index::api::{
-    FusedRequest, FusionMethod, LexicalRequest, SearchBackend, SearchSnapshot, TimeOrder, UnitKey,
-    VectorSpace,
+    FusedRequest, FusionMethod, SearchBackend, SearchSnapshot, TimeOrder, UnitKey, VectorSpace,
 };
 use index::embedded_search::EmbeddedBackend;
-use index::manifest::ManifestTotals;
-use index::{FileRecord, IndexHandle, StoredUnit};
-use serde::Serialize;
-use tantivy::snippet::SnippetGenerator;
+use index::IndexHandle;
 
-use crate::activity::plan::ActivitySummary;
 use crate::dense::Dense;
 
 use crate::error::SearchError;
-use crate::fusion::Signals;
 use crate::grouping::{group_by_file, FileGroup};
 use crate::guard::PathGuard;
+use crate::hits::{make_snippets, snippet_generator, snippet_generator_or, spread_hits, unit_hit};
+pub(crate) use crate::hits::{LoadedUnits, Ranked, RankedHit, Ready};
+pub use crate::outcome::{
+    FileHit, ListOutcome, RetrieveOutcome, SearchOutcome, StatsOutcome, UnitHit,
+};
 use crate::plan::QueryPlan;
-use crate::planner::{folder_of, Factors};
+use crate::planner::folder_of;
 use crate::query::{Mode, SearchParams};
-
-/// One ranked unit.
-#[derive(Debug, Clone, Serialize)]
-pub struct UnitHit {
-    pub unit: StoredUnit,
-    pub score: f32,
-    /// Excerpt with matched terms in `<b></b>` (HTML-escaped); `None` when the request
-    /// asked for none (`"snippets": false`).
-    pub snippet: Option<String>,
-    /// Per-signal scores (only with `explain`).
-    pub signals: BTreeMap<String, f64>,
-    /// Shown for its file, not a match itself: a neighbour of a hit (`context`), or a
-    /// log's records of one kind shown with its tied spans (`crate::record_kinds`).
-    pub is_context: bool,
-}
-
-/// One ranked file with its best units.
-#[derive(Debug, Clone, Serialize)]
-pub struct FileHit {
-    pub file: FileRecord,
-    pub score: f32,
-    pub units: Vec<UnitHit>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct SearchOutcome {
-    pub files: Vec<FileHit>,
-    pub total_units: u64,
-    pub took_ms: f64,
-    pub notes: Vec<String>,
-    /// The activity log's part (an explicit filter, or a question about doing).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub activity: Option<ActivitySummary>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct RetrieveOutcome {
-    pub units: Vec<UnitHit>,
-    /// Whether the request's `rerank` re-scored the units (`crate::rerank`).
-    pub reranked: bool,
-    pub took_ms: f64,
-    pub notes: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub activity: Option<ActivitySummary>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct ListOutcome {
-    pub files: Vec<FileRecord>,
-    pub truncated: bool,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct StatsOutcome {
-    pub totals: ManifestTotals,
-    pub profile_root: String,
-    /// Where the index lives: a folder (embedded) or a URL and collection (qdrant).
-    pub index_dir: String,
-    /// `embedded` or `qdrant`.
-    pub backend: String,
-    pub last_commit: Option<String>,
-    /// Units with a vector / units in the index.
-    pub embedding_coverage: f64,
-    /// `None` when dense retrieval works.
-    pub dense_status: Option<String>,
-}
-
-/// One ranked unit: its (fused) score, key in the request's snapshot, and where it
-/// came from.
-#[derive(Debug, Clone)]
-pub(crate) struct RankedHit {
-    pub(crate) score: f32,
-    pub(crate) key: UnitKey,
-    /// Set when more than one retriever ran.
-    pub(crate) fusion: Option<Signals>,
-    /// Planner priors applied to the score.
-    pub(crate) factors: Option<Factors>,
-}
-
-impl RankedHit {
-    /// A hit with its score from one ranked list (no fusion signals, no priors yet).
-    fn ranked(key: UnitKey, score: f32) -> RankedHit {
-        RankedHit {
-            score,
-            key,
-            fusion: None,
-            factors: None,
-        }
-    }
-}
-
-/// Ranked units with what produced them.
-#[derive(Default)]
-struct Ranked {
-    hits: Vec<RankedHit>,
-    /// Units that matched lexically (or dense candidates when only dense ran).
-    total: u64,
-    notes: Vec<String>,
-    /// Units the priors read and snippets made while the question was being embedded,
-    /// kept for the reply.
-    ready: Ready,
-    /// The generator of those snippets, when some were made.
-    snippets: Option<SnippetGenerator>,
-}
-
-/// Stored units already read in this request, by key.
-pub(crate) type LoadedUnits = HashMap<UnitKey, std::sync::Arc<StoredUnit>>;
-
-/// What the reply's units reuse: units read and snippets made earlier in the request
-/// (snippets of the best lexical hits, made while the encoder embeds the question).
-#[derive(Default)]
-pub(crate) struct Ready {
-    units: LoadedUnits,
-    snippets: HashMap<UnitKey, String>,
-}
+use crate::rerank::rerank_hits as rerank;
+use crate::shown::{neighbours, record_kinds, RecordKindsShown};
+pub(crate) use crate::snippets::snippet_of;
 
 /// The search engine over one index.
 pub struct Engine {
@@ -153,8 +40,6 @@ pub struct Engine {
     clip: Option<crate::clip::ClipSearch>,
 }
 
-/// Snippet length in characters.
-pub(crate) const SNIPPET_CHARS: usize = 240;
 /// Candidates each retriever contributes before fusion.
 const FUSION_DEPTH: usize = 200;
 /// Units ranked for a Retrieve with a cut-off (the files' curve needs more than top_k).
@@ -427,7 +312,7 @@ impl Engine {
         let idle = plan.params.snippets && self.dense.as_ref().is_some_and(|d| d.backlog() <= 1);
         if let Some(waiting) = pending.as_mut().filter(|_| idle) {
             if !waiting.is_ready() {
-                generator = self.snippet_generator(snapshot, lexical)?;
+                generator = snippet_generator(snapshot, lexical)?;
             }
             if let Some(generator) = &generator {
                 for &(key, _) in lexical_hits.iter().take(limit) {
@@ -612,176 +497,6 @@ impl Engine {
         )?)
     }
 
-    /// Makes the snippets of the units `keys` that have none yet (reading them into
-    /// `ready`): the highlighted best fragment; else the window whose vector found it,
-    /// asked of the backend for all of them at once (a remote one reads their vectors
-    /// back), when that was not the first; else the text's beginning.
-    fn make_snippets(
-        &self,
-        snapshot: &dyn SearchSnapshot,
-        keys: &[UnitKey],
-        snippets: Option<&SnippetGenerator>,
-        ready: &mut Ready,
-    ) -> Result<(), SearchError> {
-        let mut plain = HashMap::new();
-        for &key in keys {
-            if ready.snippets.contains_key(&key) || plain.contains_key(&key) {
-                continue;
-            }
-            let unit = match ready.units.get(&key) {
-                Some(unit) => unit.clone(),
-                None => {
-                    let unit = snapshot.shared_unit(key)?;
-                    ready.units.insert(key, unit.clone());
-                    unit
-                }
-            };
-            match snippets
-                .map(|g| g.snippet(&unit.text))
-                .filter(|s| !s.is_empty())
-            {
-                Some(snippet) => {
-                    ready.snippets.insert(key, snippet.to_html());
-                }
-                None => {
-                    plain.insert(key, unit);
-                }
-            }
-        }
-        if plain.is_empty() {
-            return Ok(());
-        }
-        let windows = match self.dense {
-            Some(_) => snapshot.text_windows(&plain.keys().copied().collect::<Vec<_>>()),
-            None => HashMap::new(),
-        };
-        for (key, unit) in plain {
-            let start = || {
-                let &(window, count) = windows.get(&key)?;
-                let dense = self.dense.as_ref()?;
-                dense.window_start(&unit.title, &unit.text, window, count)
-            };
-            ready
-                .snippets
-                .insert(key, snippet_in(None, &unit.text, start));
-        }
-        Ok(())
-    }
-
-    fn unit_hit(
-        &self,
-        snapshot: &dyn SearchSnapshot,
-        hit: RankedHit,
-        lexical: Option<&LexicalRequest>,
-        snippets: Option<&SnippetGenerator>,
-        explain: bool,
-        ready: &mut Ready,
-    ) -> Result<UnitHit, SearchError> {
-        let RankedHit {
-            score,
-            key,
-            fusion,
-            factors,
-        } = hit;
-        if !ready.snippets.contains_key(&key) {
-            self.make_snippets(snapshot, &[key], snippets, ready)?;
-        }
-        let unit = match ready.units.remove(&key) {
-            Some(unit) => std::sync::Arc::unwrap_or_clone(unit),
-            None => snapshot.unit(key)?,
-        };
-        let snippet = Some(ready.snippets.remove(&key).unwrap_or_default());
-        let mut signals = BTreeMap::new();
-        if explain {
-            if let Some(lexical) = lexical {
-                signals = snapshot.signal_scores(lexical, key)?;
-            }
-            if let Some(fusion) = fusion {
-                for &(source, rank, value) in &fusion.lists {
-                    let (rank_key, score_key) = source.explain_keys();
-                    signals.insert(rank_key, rank as f64);
-                    signals.insert(score_key, f64::from(value));
-                }
-                signals.insert("fused".to_string(), f64::from(fusion.fused));
-            }
-            if let Some(factors) = factors {
-                signals.insert("prior.time".to_string(), f64::from(factors.time));
-                signals.insert("prior.whose".to_string(), f64::from(factors.whose));
-                if factors.activity != 1.0 {
-                    signals.insert("prior.activity".to_string(), f64::from(factors.activity));
-                }
-                if factors.event != 1.0 {
-                    signals.insert("prior.event_context".to_string(), f64::from(factors.event));
-                }
-            }
-            signals.insert("score".to_string(), f64::from(score));
-        }
-        Ok(UnitHit {
-            unit,
-            score,
-            snippet,
-            signals,
-            is_context: false,
-        })
-    }
-
-    /// Routine questions: units of several files and days first (`crate::diversify`).
-    fn spread(
-        &self,
-        snapshot: &dyn SearchSnapshot,
-        hits: Vec<RankedHit>,
-        loaded: &LoadedUnits,
-        limit: usize,
-    ) -> Result<Vec<RankedHit>, SearchError> {
-        let mut items = Vec::with_capacity(hits.len());
-        for hit in hits {
-            let day = loaded
-                .get(&hit.key)
-                .and_then(|u| u.content_time_text.get(..10).map(str::to_string));
-            let file = snapshot.file_id(hit.key)?;
-            items.push((hit, file, day));
-        }
-        Ok(crate::diversify::spread(items, limit))
-    }
-
-    /// The generator `made` earlier in the request, else a new one.
-    fn snippet_generator_or(
-        &self,
-        made: Option<SnippetGenerator>,
-        snapshot: &dyn SearchSnapshot,
-        lexical: Option<&LexicalRequest>,
-    ) -> Result<Option<SnippetGenerator>, SearchError> {
-        match made {
-            Some(generator) => Ok(Some(generator)),
-            None => self.snippet_generator(snapshot, lexical),
-        }
-    }
-
-    /// Highlights the request's text terms in snippets (the same analyzer as the text
-    /// field, rarer terms preferred).
-    pub(crate) fn snippet_generator(
-        &self,
-        snapshot: &dyn SearchSnapshot,
-        lexical: Option<&LexicalRequest>,
-    ) -> Result<Option<SnippetGenerator>, SearchError> {
-        let Some(lexical) = lexical else {
-            return Ok(None);
-        };
-        let terms = snapshot.highlight_terms(lexical)?;
-        if terms.is_empty() {
-            return Ok(None);
-        }
-        // The field is only used to read whole documents, which this never does.
-        let field = tantivy::schema::Field::from_field_id(0);
-        let analyzer = index::highlight::highlight_analyzer(terms.keys().map(String::as_str));
-        Ok(Some(SnippetGenerator::new(
-            terms,
-            analyzer,
-            field,
-            SNIPPET_CHARS,
-        )))
-    }
-
     /// Grouped search: files ranked by their best units.
     pub fn search(&self, params: SearchParams) -> Result<SearchOutcome, SearchError> {
         let started = Instant::now();
@@ -812,7 +527,7 @@ impl Engine {
         if !params.planner.record_kinds {
             notes.push("record_kinds: off".to_string());
         }
-        let snippets = self.snippet_generator_or(snippets, snapshot, lexical)?;
+        let snippets = snippet_generator_or(snippets, snapshot, lexical)?;
         let mut guard = self.guard();
         let mut wanted = params.top_k;
         if !params.cutoff.is_off() {
@@ -828,7 +543,13 @@ impl Engine {
             .flat_map(|group| group.items.iter().take(params.units_per_file))
             .map(|hit| hit.key)
             .collect();
-        self.make_snippets(snapshot, &shown, snippets.as_ref(), &mut ready)?;
+        make_snippets(
+            self.dense.as_ref(),
+            snapshot,
+            &shown,
+            snippets.as_ref(),
+            &mut ready,
+        )?;
         let mut files = Vec::with_capacity(wanted.min(scored.len()));
         // The question's highlighted terms, read once when a tied log needs them.
         let mut terms = None;
@@ -854,7 +575,8 @@ impl Engine {
             }
             let mut units = Vec::new();
             for hit in items.iter().take(params.units_per_file) {
-                units.push(self.unit_hit(
+                units.push(unit_hit(
+                    self.dense.as_ref(),
                     snapshot,
                     hit.clone(),
                     lexical,
@@ -969,7 +691,7 @@ impl Engine {
             hits.truncate(params.top_k);
         }
         if spread {
-            hits = self.spread(snapshot, hits, &ready.units, params.top_k)?;
+            hits = spread_hits(snapshot, hits, &ready.units, params.top_k)?;
             notes.push(format!(
                 "diversify: a routine question; at most {} units per file and {} per day first",
                 crate::diversify::PER_FILE,
@@ -978,7 +700,7 @@ impl Engine {
         }
         let lexical = plan.lexical.as_ref();
         let snippets = if params.snippets {
-            self.snippet_generator_or(snippets, snapshot, lexical)?
+            snippet_generator_or(snippets, snapshot, lexical)?
         } else {
             // No snippets asked for: every shown unit gets an empty one.
             ready
@@ -987,14 +709,27 @@ impl Engine {
             None
         };
         let shown: Vec<UnitKey> = hits.iter().map(|hit| hit.key).collect();
-        self.make_snippets(snapshot, &shown, snippets.as_ref(), &mut ready)?;
+        make_snippets(
+            self.dense.as_ref(),
+            snapshot,
+            &shown,
+            snippets.as_ref(),
+            &mut ready,
+        )?;
         let mut guard = self.guard();
         let hits = hits
             .into_iter()
             .map(|hit| {
                 let snippets = snippets.as_ref();
-                let mut hit =
-                    self.unit_hit(snapshot, hit, lexical, snippets, params.explain, &mut ready)?;
+                let mut hit = unit_hit(
+                    self.dense.as_ref(),
+                    snapshot,
+                    hit,
+                    lexical,
+                    snippets,
+                    params.explain,
+                    &mut ready,
+                )?;
                 if !params.snippets {
                     hit.snippet = None;
                 }
@@ -1057,222 +792,4 @@ impl Engine {
             activity: plan.activity.as_ref().map(|a| a.summary()),
         })
     }
-}
-
-/// Re-scores the first [`crate::rerank::DEPTH`] of `hits` by their best sentence
-/// (`crate::rerank`) and puts them in the new order. The scores stay sorted: the
-/// candidates' retrieval scores, sorted, one per place (a routine question's spread list
-/// keeps its units; only their order changes); with `explain`, a unit's
-/// signals add `rerank.sentence` (its best sentence's cosine), `rerank.score` (the
-/// combined score) and `retrieval.score`. Returns the number of sentences embedded.
-fn rerank(
-    dense: &Dense,
-    query: &str,
-    hits: &mut Vec<UnitHit>,
-    explain: bool,
-) -> Result<usize, SearchError> {
-    let n = hits.len().min(crate::rerank::DEPTH);
-    if n < 2 {
-        return Ok(0);
-    }
-    let question = dense.embed_query(query)?;
-    let sentences: Vec<Vec<String>> = hits[..n]
-        .iter()
-        .map(|hit| crate::rerank::sentences(&hit.unit.text))
-        .collect();
-    let counts: Vec<usize> = sentences.iter().map(Vec::len).collect();
-    let all: Vec<String> = sentences.into_iter().flatten().collect();
-    let mut vectors = dense.embed_many(&all)?.into_iter();
-    let best: Vec<Option<f32>> = counts
-        .iter()
-        .map(|&count| {
-            let of_unit: Vec<_> = vectors.by_ref().take(count).collect();
-            crate::rerank::best_cosine(&question, of_unit.iter().map(|v| v.as_slice()))
-        })
-        .collect();
-    let retrieval: Vec<f32> = hits[..n].iter().map(|hit| hit.score).collect();
-    let combined = crate::rerank::combined(&retrieval, &best);
-    let mut places = retrieval.clone();
-    places.sort_by(|a, b| b.total_cmp(a));
-    let mut head: Vec<Option<UnitHit>> = hits.drain(..n).map(Some).collect();
-    let reordered: Vec<UnitHit> = crate::rerank::order(&combined)
-        .into_iter()
-        .zip(places)
-        .filter_map(|(i, place_score)| {
-            let mut hit = head[i].take()?;
-            if explain {
-                let signals = &mut hit.signals;
-                if let Some(sentence) = best[i] {
-                    signals.insert("rerank.sentence".into(), f64::from(sentence));
-                }
-                signals.insert("rerank.score".into(), f64::from(combined[i]));
-                signals.insert("retrieval.score".into(), f64::from(hit.score));
-            }
-            hit.score = place_score;
-            Some(hit)
-        })
-        .collect();
-    hits.splice(0..0, reordered);
-    Ok(all.len())
-}
-
-/// The units within `context` ordinals of any of `ordinals` in one file, except those in
-/// `exclude`, in ordinal order, flagged as context.
-fn neighbours(
-    snapshot: &dyn SearchSnapshot,
-    file_id: &str,
-    ordinals: &[u64],
-    context: usize,
-    exclude: &HashSet<String>,
-    snippets: bool,
-) -> Result<Vec<UnitHit>, SearchError> {
-    let mut wanted: Vec<u64> = ordinals
-        .iter()
-        .flat_map(|&o| {
-            let context = context as u64;
-            o.saturating_sub(context)..=o.saturating_add(context)
-        })
-        .collect();
-    wanted.sort_unstable();
-    wanted.dedup();
-    let unit_ids: Vec<String> = wanted
-        .into_iter()
-        .map(|ordinal| format!("{file_id}:{ordinal}"))
-        .filter(|unit_id| !exclude.contains(unit_id))
-        .collect();
-    // None: before the first or after the last unit.
-    Ok(snapshot
-        .units_by_id(&unit_ids)?
-        .into_iter()
-        .flatten()
-        .map(|unit| UnitHit {
-            snippet: snippets.then(|| html_escape(&truncate_chars(&unit.text, SNIPPET_CHARS))),
-            unit,
-            score: 0.0,
-            signals: BTreeMap::new(),
-            is_context: true,
-        })
-        .collect())
-}
-
-/// What [`record_kinds`] looks at: a file's ranked unit scores (best first) and the
-/// units shown for it.
-struct RecordKindsShown<'a> {
-    scores: &'a [f32],
-    units: &'a [UnitHit],
-    lexical: Option<&'a LexicalRequest>,
-    snippets: Option<&'a SnippetGenerator>,
-    explain: bool,
-}
-
-/// A log's records of one kind shown with its tied spans (`crate::record_kinds`), as
-/// context units, with the note for `explain`. `terms`: the question's highlighted
-/// terms, read on first need and kept for the request's other files.
-fn record_kinds(
-    snapshot: &dyn SearchSnapshot,
-    file: &FileRecord,
-    shown: RecordKindsShown<'_>,
-    terms: &mut Option<BTreeMap<String, f32>>,
-) -> Result<(Vec<UnitHit>, Option<String>), SearchError> {
-    let none = Ok((Vec::new(), None));
-    let gathered = |unit: &StoredUnit| !unit.locator.lines.is_empty();
-    let (Some(lexical), Some(last)) = (shown.lexical, u64::from(file.unit_count).checked_sub(1))
-    else {
-        return none;
-    };
-    if !file.ext.eq_ignore_ascii_case("log")
-        || shown.units.iter().any(|hit| gathered(&hit.unit))
-        || !crate::record_kinds::ranked_units_tie(shown.scores, shown.units.len())
-    {
-        return none;
-    }
-    // The gathered units are a log's last: its last units, read at once, from the
-    // first gathered one that runs to the end.
-    let first = last.saturating_sub(converters::MAX_GATHERED_UNITS as u64 - 1);
-    let unit_ids: Vec<String> = (first..=last)
-        .map(|ordinal| format!("{}:{ordinal}", file.file_id))
-        .collect();
-    let mut kinds: Vec<StoredUnit> = Vec::new();
-    for unit in snapshot.units_by_id(&unit_ids)? {
-        match unit {
-            Some(unit) if gathered(&unit) => kinds.push(unit),
-            _ => kinds.clear(),
-        }
-    }
-    let texts: Vec<&str> = kinds.iter().map(|unit| unit.text.as_str()).collect();
-    let terms = match terms {
-        Some(terms) => terms,
-        None => terms.insert(snapshot.highlight_terms(lexical)?),
-    };
-    let matching = crate::record_kinds::matching_kinds(&texts, terms);
-    let mut kinds: Vec<Option<StoredUnit>> = kinds.into_iter().map(Some).collect();
-    let mut hits = Vec::with_capacity(matching.len());
-    for (index, weight) in matching {
-        let Some(unit) = kinds[index].take() else {
-            continue;
-        };
-        let mut signals = BTreeMap::new();
-        if shown.explain {
-            signals.insert("record_kind.terms".to_string(), f64::from(weight));
-        }
-        hits.push(UnitHit {
-            snippet: Some(snippet_of(shown.snippets, &unit.text)),
-            unit,
-            score: 0.0,
-            signals,
-            is_context: true,
-        });
-    }
-    let note = (shown.explain && !hits.is_empty()).then(|| {
-        let lines: Vec<String> = hits
-            .iter()
-            .map(|hit| hit.unit.locator.lines.len().to_string())
-            .collect();
-        format!(
-            "record_kinds: {:?}: its ranked units tie (within {:.0} %); {} of its records of one kind ({} lines) shown as context",
-            file.path,
-            crate::record_kinds::NEAR_TIE * 100.0,
-            hits.len(),
-            lines.join(" + ")
-        )
-    });
-    Ok((hits, note))
-}
-
-/// A unit's snippet: the highlighted best fragment, else its escaped beginning.
-pub(crate) fn snippet_of(snippets: Option<&SnippetGenerator>, text: &str) -> String {
-    snippet_in(snippets, text, || None)
-}
-
-/// [`snippet_of`], where a text without a highlighted fragment starts at the byte `from`
-/// gives (the window that found it; asked only then), after an ellipsis.
-pub(crate) fn snippet_in(
-    snippets: Option<&SnippetGenerator>,
-    text: &str,
-    from: impl FnOnce() -> Option<usize>,
-) -> String {
-    if let Some(snippet) = snippets.map(|g| g.snippet(text)).filter(|s| !s.is_empty()) {
-        return snippet.to_html();
-    }
-    match from().filter(|&at| text.is_char_boundary(at)) {
-        Some(at) => format!(
-            "…{}",
-            html_escape(&truncate_chars(text[at..].trim_start(), SNIPPET_CHARS))
-        ),
-        None => html_escape(&truncate_chars(text, SNIPPET_CHARS)),
-    }
-}
-
-pub(crate) fn truncate_chars(text: &str, max: usize) -> String {
-    let mut out: String = text.chars().take(max).collect();
-    if text.chars().count() > max {
-        out.push('…');
-    }
-    out
-}
-
-pub(crate) fn html_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }

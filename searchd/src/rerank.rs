@@ -13,6 +13,10 @@
 //! max-similarity with the embedding model, as the quality issue allows. It is opt-in:
 //! it embeds about 40 sentences per question.
 
+use crate::dense::Dense;
+use crate::error::SearchError;
+use crate::outcome::UnitHit;
+
 /// Units re-scored (the first of the retrieval order); the rest keep their place after
 /// them.
 pub const DEPTH: usize = 10;
@@ -140,6 +144,63 @@ pub fn best_cosine<'a>(query: &[f32], vectors: impl IntoIterator<Item = &'a [f32
         .into_iter()
         .map(|v| index::embedded::dot(v, query))
         .reduce(f32::max)
+}
+
+/// Re-scores the first [`crate::rerank::DEPTH`] of `hits` by their best sentence
+/// (`crate::rerank`) and puts them in the new order. The scores stay sorted: the
+/// candidates' retrieval scores, sorted, one per place (a routine question's spread list
+/// keeps its units; only their order changes); with `explain`, a unit's
+/// signals add `rerank.sentence` (its best sentence's cosine), `rerank.score` (the
+/// combined score) and `retrieval.score`. Returns the number of sentences embedded.
+pub(crate) fn rerank_hits(
+    dense: &Dense,
+    query: &str,
+    hits: &mut Vec<UnitHit>,
+    explain: bool,
+) -> Result<usize, SearchError> {
+    let n = hits.len().min(crate::rerank::DEPTH);
+    if n < 2 {
+        return Ok(0);
+    }
+    let question = dense.embed_query(query)?;
+    let sentences: Vec<Vec<String>> = hits[..n]
+        .iter()
+        .map(|hit| crate::rerank::sentences(&hit.unit.text))
+        .collect();
+    let counts: Vec<usize> = sentences.iter().map(Vec::len).collect();
+    let all: Vec<String> = sentences.into_iter().flatten().collect();
+    let mut vectors = dense.embed_many(&all)?.into_iter();
+    let best: Vec<Option<f32>> = counts
+        .iter()
+        .map(|&count| {
+            let of_unit: Vec<_> = vectors.by_ref().take(count).collect();
+            crate::rerank::best_cosine(&question, of_unit.iter().map(|v| v.as_slice()))
+        })
+        .collect();
+    let retrieval: Vec<f32> = hits[..n].iter().map(|hit| hit.score).collect();
+    let combined = crate::rerank::combined(&retrieval, &best);
+    let mut places = retrieval.clone();
+    places.sort_by(|a, b| b.total_cmp(a));
+    let mut head: Vec<Option<UnitHit>> = hits.drain(..n).map(Some).collect();
+    let reordered: Vec<UnitHit> = crate::rerank::order(&combined)
+        .into_iter()
+        .zip(places)
+        .filter_map(|(i, place_score)| {
+            let mut hit = head[i].take()?;
+            if explain {
+                let signals = &mut hit.signals;
+                if let Some(sentence) = best[i] {
+                    signals.insert("rerank.sentence".into(), f64::from(sentence));
+                }
+                signals.insert("rerank.score".into(), f64::from(combined[i]));
+                signals.insert("retrieval.score".into(), f64::from(hit.score));
+            }
+            hit.score = place_score;
+            Some(hit)
+        })
+        .collect();
+    hits.splice(0..0, reordered);
+    Ok(all.len())
 }
 
 #[cfg(test)]

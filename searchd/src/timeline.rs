@@ -215,7 +215,7 @@ impl Engine {
                     .collect()
             });
         let mut days = group(units);
-        let snippets = self.snippet_generator(snapshot, lexical.as_ref())?;
+        let snippets = crate::hits::snippet_generator(snapshot, lexical.as_ref())?;
         for first in days
             .iter_mut()
             .flat_map(|d| d.folders.iter_mut())
