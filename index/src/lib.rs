@@ -10,6 +10,7 @@ mod columns;
 pub mod embedded;
 pub mod embedded_search;
 pub mod error;
+pub mod exact;
 mod fresh;
 pub mod highlight;
 pub mod manifest;

@@ -17,7 +17,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::IndexError;
 use crate::stage::StageState;
-use crate::vector::LEGACY_TEXT_MODEL;
 
 /// Status of a file in the manifest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -258,7 +257,7 @@ const COLUMNS: &str = "path, file_id, parent_path, size, mtime_ns, hash, convert
      author, created, extra, embedded";
 
 /// Adds `vectors.model` to a manifest made before vectors recorded their text model
-/// (its rows keep `NULL`: [`LEGACY_TEXT_MODEL`]).
+/// (its rows keep `NULL`: [`crate::vector::LEGACY_TEXT_MODEL`]).
 fn add_vector_model_column(connection: &Connection) -> rusqlite::Result<()> {
     let has_model = connection
         .prepare("SELECT 1 FROM pragma_table_info('vectors') WHERE name = 'model'")?
@@ -584,313 +583,6 @@ impl Manifest {
             .map_err(IndexError::sql)
     }
 
-    /// Indexed files with units whose vectors are missing, stale, or made by a text
-    /// model other than `model` or with other than `windows` windows per long text:
-    /// `(path, file_id, hash)`.
-    pub fn files_needing_embedding(
-        &self,
-        model: &str,
-        windows: usize,
-    ) -> Result<Vec<(String, String, String)>, IndexError> {
-        // The marker's suffix after the content hash (see `vector::embedded_marker`).
-        let suffix = crate::vector::embedded_marker("", model, windows);
-        let mut statement = self
-            .connection
-            .prepare(
-                "SELECT path, file_id, COALESCE(hash, '') FROM files \
-                 WHERE status = 'indexed' AND unit_count > 0 \
-                 AND (embedded IS NULL OR embedded != COALESCE(hash, '') || ?1) ORDER BY path",
-            )
-            .map_err(IndexError::sql)?;
-        let rows = statement
-            .query_map([suffix], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
-            .map_err(IndexError::sql)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(IndexError::sql)?;
-        Ok(rows)
-    }
-
-    /// Indexed files whose text vectors are complete for their current content but were
-    /// made by a text model other than `model` (so a run with `model` embeds them again;
-    /// vectors of `model` with other windows do not count).
-    pub fn files_embedded_by_other_models(&self, model: &str) -> Result<u64, IndexError> {
-        // `hash@model`, `hash@model+windows…`, and the bare hash of the legacy model.
-        let (bare, windowed) = (
-            format!("@{model}"),
-            format!("@{model}{}", crate::vector::WINDOWS_MARK),
-        );
-        self.connection
-            .query_row(
-                "SELECT COUNT(*) FROM files WHERE status = 'indexed' AND unit_count > 0 \
-                 AND embedded IS NOT NULL \
-                 AND (embedded = COALESCE(hash, '') OR embedded LIKE COALESCE(hash, '') || '@%') \
-                 AND embedded != COALESCE(hash, '') || ?1 \
-                 AND substr(embedded, 1, length(COALESCE(hash, '') || ?2)) != COALESCE(hash, '') || ?2 \
-                 AND NOT (embedded = COALESCE(hash, '') AND ?3)",
-                params![bare, windowed, model == LEGACY_TEXT_MODEL],
-                |row| row.get::<_, i64>(0),
-            )
-            .map(|n| n as u64)
-            .map_err(IndexError::sql)
-    }
-
-    /// Stored vectors of one file, whatever their model: `unit_id → (text_hash, vector
-    /// bytes)`.
-    pub fn vectors_of_file(
-        &self,
-        file_id: &str,
-    ) -> Result<std::collections::HashMap<String, (String, Vec<u8>)>, IndexError> {
-        self.file_vectors(file_id, None)
-    }
-
-    /// The stored vectors of one file that `model` made (those an embedding pass with
-    /// it may reuse).
-    pub fn vectors_of_file_by(
-        &self,
-        file_id: &str,
-        model: &str,
-    ) -> Result<std::collections::HashMap<String, (String, Vec<u8>)>, IndexError> {
-        self.file_vectors(file_id, Some(model))
-    }
-
-    fn file_vectors(
-        &self,
-        file_id: &str,
-        model: Option<&str>,
-    ) -> Result<std::collections::HashMap<String, (String, Vec<u8>)>, IndexError> {
-        let mut statement = self
-            .connection
-            .prepare(
-                "SELECT unit_id, text_hash, vector FROM vectors WHERE file_id = ?1 \
-                 AND (?2 IS NULL OR COALESCE(model, ?3) = ?2)",
-            )
-            .map_err(IndexError::sql)?;
-        let rows = statement
-            .query_map(params![file_id, model, LEGACY_TEXT_MODEL], |row| {
-                Ok((row.get::<_, String>(0)?, (row.get(1)?, row.get(2)?)))
-            })
-            .map_err(IndexError::sql)?
-            .collect::<Result<_, _>>()
-            .map_err(IndexError::sql)?;
-        Ok(rows)
-    }
-
-    /// Any stored vector of `bytes` bytes that `model` computed from text with this hash
-    /// (to avoid re-embedding). The length tells the number of windows: a vector of the
-    /// same text cut into other windows (another `--text-windows`) is passed over, not
-    /// taken for the only one.
-    pub fn vector_for_text(
-        &self,
-        text_hash: &str,
-        model: &str,
-        bytes: usize,
-    ) -> Result<Option<Vec<u8>>, IndexError> {
-        self.connection
-            .query_row(
-                "SELECT vector FROM vectors WHERE text_hash = ?1 \
-                 AND COALESCE(model, ?3) = ?2 AND length(vector) = ?4 LIMIT 1",
-                params![text_hash, model, LEGACY_TEXT_MODEL, bytes as i64],
-                |row| row.get(0),
-            )
-            .optional()
-            .map_err(IndexError::sql)
-    }
-
-    /// Replaces a file's vectors with `rows` (`unit_id, text_hash, vector`), all made by
-    /// `model`, and marks it embedded for `hash` by `model`, in one transaction, so a
-    /// crash leaves either the old or the new complete set.
-    pub fn replace_file_vectors(
-        &mut self,
-        path: &str,
-        file_id: &str,
-        hash: &str,
-        model: &str,
-        windows: usize,
-        rows: &[(String, String, Vec<u8>)],
-    ) -> Result<(), IndexError> {
-        let transaction = self.connection.transaction().map_err(IndexError::sql)?;
-        transaction
-            .execute("DELETE FROM vectors WHERE file_id = ?1", params![file_id])
-            .map_err(IndexError::sql)?;
-        {
-            let mut insert = transaction
-                .prepare(
-                    "INSERT OR REPLACE INTO vectors (unit_id, file_id, text_hash, vector, \
-                     model) VALUES (?1, ?2, ?3, ?4, ?5)",
-                )
-                .map_err(IndexError::sql)?;
-            for (unit_id, text_hash, vector) in rows {
-                insert
-                    .execute(params![unit_id, file_id, text_hash, vector, model])
-                    .map_err(IndexError::sql)?;
-            }
-        }
-        transaction
-            .execute(
-                "UPDATE files SET embedded = ?2 WHERE path = ?1",
-                params![path, crate::vector::embedded_marker(hash, model, windows)],
-            )
-            .map_err(IndexError::sql)?;
-        bump_generation(&transaction, &[file_id])?;
-        transaction.commit().map_err(IndexError::sql)
-    }
-
-    /// Drops vectors whose file is no longer indexed.
-    pub fn delete_orphan_vectors(&mut self) -> Result<usize, IndexError> {
-        let transaction = self.connection.transaction().map_err(IndexError::sql)?;
-        let orphans: Vec<String> = {
-            let mut statement = transaction
-                .prepare(
-                    "SELECT file_id FROM vectors WHERE file_id NOT IN \
-                     (SELECT file_id FROM files WHERE status = 'indexed') \
-                     UNION SELECT file_id FROM image_vectors WHERE file_id NOT IN \
-                     (SELECT file_id FROM files WHERE status = 'indexed')",
-                )
-                .map_err(IndexError::sql)?;
-            let rows = statement
-                .query_map([], |row| row.get(0))
-                .map_err(IndexError::sql)?;
-            rows.collect::<Result<_, _>>().map_err(IndexError::sql)?
-        };
-        let deleted = transaction
-            .execute(
-                "DELETE FROM vectors WHERE file_id NOT IN \
-                 (SELECT file_id FROM files WHERE status = 'indexed')",
-                [],
-            )
-            .map_err(IndexError::sql)?
-            + transaction
-                .execute(
-                    "DELETE FROM image_vectors WHERE file_id NOT IN \
-                     (SELECT file_id FROM files WHERE status = 'indexed')",
-                    [],
-                )
-                .map_err(IndexError::sql)?;
-        if deleted > 0 {
-            let orphans: Vec<&str> = orphans.iter().map(String::as_str).collect();
-            bump_generation(&transaction, &orphans)?;
-        }
-        transaction.commit().map_err(IndexError::sql)?;
-        Ok(deleted)
-    }
-
-    /// Content hash each image file's CLIP vector of `model` was computed from.
-    pub fn image_vector_hashes(
-        &self,
-        model: &str,
-    ) -> Result<std::collections::HashMap<String, String>, IndexError> {
-        let mut statement = self
-            .connection
-            .prepare("SELECT file_id, file_hash FROM image_vectors WHERE model = ?1")
-            .map_err(IndexError::sql)?;
-        let rows = statement
-            .query_map(params![model], |row| Ok((row.get(0)?, row.get(1)?)))
-            .map_err(IndexError::sql)?
-            .collect::<Result<_, _>>()
-            .map_err(IndexError::sql)?;
-        Ok(rows)
-    }
-
-    /// Replaces the CLIP vectors of one file (`rows`: unit id, vector bytes).
-    pub fn replace_image_vectors(
-        &mut self,
-        file_id: &str,
-        file_hash: &str,
-        model: &str,
-        rows: &[(String, Vec<u8>)],
-    ) -> Result<(), IndexError> {
-        let transaction = self.connection.transaction().map_err(IndexError::sql)?;
-        transaction
-            .execute(
-                "DELETE FROM image_vectors WHERE file_id = ?1",
-                params![file_id],
-            )
-            .map_err(IndexError::sql)?;
-        for (unit_id, vector) in rows {
-            transaction
-                .execute(
-                    "INSERT OR REPLACE INTO image_vectors (unit_id, file_id, file_hash, model, vector) \
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![unit_id, file_id, file_hash, model, vector],
-                )
-                .map_err(IndexError::sql)?;
-        }
-        bump_generation(&transaction, &[file_id])?;
-        transaction.commit().map_err(IndexError::sql)
-    }
-
-    /// Every CLIP vector of `model`: `(unit_id, file_id, vector bytes)`, for files that are
-    /// still indexed with the content the vector was computed from.
-    pub fn image_vectors(&self, model: &str) -> Result<Vec<(String, String, Vec<u8>)>, IndexError> {
-        let mut statement = self
-            .connection
-            .prepare(
-                "SELECT v.unit_id, v.file_id, v.vector FROM image_vectors v \
-                 JOIN files f ON f.file_id = v.file_id AND f.hash = v.file_hash \
-                 WHERE v.model = ?1 AND f.status = 'indexed' ORDER BY v.unit_id",
-            )
-            .map_err(IndexError::sql)?;
-        let rows = statement
-            .query_map(params![model], |row| {
-                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
-            })
-            .map_err(IndexError::sql)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(IndexError::sql)?;
-        Ok(rows)
-    }
-
-    /// The files whose vectors changed after `generation`, when the vector log covers
-    /// every later generation (`None`: it does not — an index from before the log, or a
-    /// reader too far behind — and everything must be loaded again).
-    pub fn vector_changes_since(&self, generation: u64) -> Result<Option<Vec<String>>, IndexError> {
-        let since: Option<u64> = self
-            .info("vector_log_since")
-            .ok()
-            .flatten()
-            .and_then(|v| v.parse().ok());
-        match since {
-            Some(since) if since <= generation + 1 => {}
-            _ => return Ok(None),
-        }
-        let mut statement = self
-            .connection
-            .prepare("SELECT DISTINCT file_id FROM vector_log WHERE generation > ?1")
-            .map_err(IndexError::sql)?;
-        let rows = statement
-            .query_map(params![generation as i64], |row| row.get(0))
-            .map_err(IndexError::sql)?;
-        Ok(Some(
-            rows.collect::<Result<_, _>>().map_err(IndexError::sql)?,
-        ))
-    }
-
-    /// A counter bumped by every change to the vectors (the daemon reloads on change).
-    pub fn vectors_generation(&self) -> Result<u64, IndexError> {
-        Ok(self
-            .info("vectors_generation")?
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0))
-    }
-
-    /// `(units with a vector, units of indexed files)`.
-    pub fn embedding_coverage(&self) -> Result<(u64, u64), IndexError> {
-        self.connection
-            .query_row(
-                "SELECT (SELECT COUNT(*) FROM vectors v JOIN files f ON f.file_id = v.file_id \
-                         WHERE f.status = 'indexed'), \
-                        (SELECT COALESCE(SUM(unit_count), 0) FROM files WHERE status = 'indexed')",
-                [],
-                |row| {
-                    Ok((
-                        row.get::<_, i64>(0)?.max(0) as u64,
-                        row.get::<_, i64>(1)?.max(0) as u64,
-                    ))
-                },
-            )
-            .map_err(IndexError::sql)
-    }
-
     /// Totals over the whole manifest.
     pub fn totals(&self) -> Result<ManifestTotals, IndexError> {
         let mut totals = ManifestTotals::default();
@@ -927,7 +619,10 @@ impl Manifest {
 const VECTOR_LOG_GENERATIONS: u64 = 10_000;
 
 /// Bumps the vectors generation and logs which files' vectors changed with it.
-fn bump_generation(transaction: &rusqlite::Transaction, files: &[&str]) -> Result<(), IndexError> {
+pub(crate) fn bump_generation(
+    transaction: &rusqlite::Transaction,
+    files: &[&str],
+) -> Result<(), IndexError> {
     transaction
         .execute(
             "INSERT INTO info (key, value) VALUES ('vectors_generation', '1') \
@@ -1008,6 +703,7 @@ fn read_record(row: &Row) -> rusqlite::Result<FileRecord> {
 mod tests {
     use super::*;
     use crate::vector::DEFAULT_TEXT_WINDOWS;
+    use crate::vector::LEGACY_TEXT_MODEL;
 
     fn manifest() -> (tempfile::TempDir, Manifest) {
         let dir = tempfile::tempdir().unwrap();

@@ -39,7 +39,7 @@ const LAYOUT_TTL: Duration = Duration::from_secs(10);
 
 /// A synced profile in a Qdrant collection.
 pub struct QdrantBackend {
-    remote: Remote,
+    pub(crate) remote: Remote,
     /// The named dense vectors last read, and when (image vectors appear with a sync).
     layout: Mutex<Option<(Instant, DenseVectors)>>,
     /// Points per named vector, and when they were counted (asked on every CLIP query;
@@ -100,14 +100,14 @@ impl QdrantBackend {
         &self.remote.config
     }
 
-    fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+    pub(crate) fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
         self.runtime
             .as_ref()
             .expect("the runtime lives as long as the backend")
             .block_on(future)
     }
 
-    fn profile(&self) -> &str {
+    pub(crate) fn profile(&self) -> &str {
         &self.remote.config.profile
     }
 
@@ -124,7 +124,7 @@ impl QdrantBackend {
         Ok(known.then_some(name))
     }
 
-    async fn get(
+    pub(crate) async fn get(
         &self,
         ids: Vec<qdrant_client::qdrant::PointId>,
         context: &str,
@@ -223,7 +223,7 @@ impl QdrantBackend {
             .collect()
     }
 
-    fn records(&self, selector: Filter) -> Result<Vec<FileRecord>, QdrantError> {
+    pub(crate) fn records(&self, selector: Filter) -> Result<Vec<FileRecord>, QdrantError> {
         self.block_on(async {
             let points = self
                 .remote
@@ -249,63 +249,6 @@ impl QdrantBackend {
                 .and_then(|p| payload::get_str(&p.payload, key))
                 .map(str::to_string))
         })
-    }
-}
-
-impl UnitSource for QdrantBackend {
-    fn file(&self, path: &str) -> Result<Option<FileRecord>, StoreError> {
-        let mut must = filter::of_type(self.profile(), payload::FILE);
-        must.push(Condition::matches("path", path.to_string()));
-        Ok(self.records(Filter::must(must))?.into_iter().next())
-    }
-
-    fn file_by_id(&self, file_id: &str) -> Result<Option<FileRecord>, StoreError> {
-        let id = payload::file_point_id(self.profile(), file_id);
-        let points = self.block_on(self.get(vec![id], "reading a file point"))?;
-        Ok(points
-            .first()
-            .map(|p| payload::record_from_payload(&p.payload))
-            .transpose()?)
-    }
-
-    fn files(&self) -> Result<Vec<FileRecord>, StoreError> {
-        Ok(self.records(filter::file_points(self.profile()))?)
-    }
-
-    fn content_hashes(
-        &self,
-        file_ids: &[&str],
-    ) -> Result<std::collections::HashMap<String, String>, StoreError> {
-        let ids = file_ids
-            .iter()
-            .map(|f| payload::file_point_id(self.profile(), f))
-            .collect();
-        let points = self.block_on(self.get(ids, "reading file points"))?;
-        let mut hashes = std::collections::HashMap::new();
-        for point in points {
-            let record = payload::record_from_payload(&point.payload)?;
-            if let Some(hash) = record.hash {
-                hashes.insert(record.file_id, hash);
-            }
-        }
-        Ok(hashes)
-    }
-
-    fn units_of_file(&self, file_id: &str) -> Result<Vec<StoredUnit>, StoreError> {
-        let selector = filter::units_of_file(self.profile(), file_id);
-        let units: Result<Vec<StoredUnit>, QdrantError> = self.block_on(async {
-            let points = self
-                .remote
-                .scroll_all(selector, None, "listing a file's units")
-                .await?;
-            let mut units = points
-                .iter()
-                .map(|p| payload::unit_from_payload(&p.payload))
-                .collect::<Result<Vec<_>, _>>()?;
-            units.sort_by_key(|u| u.ordinal);
-            Ok(units)
-        });
-        Ok(units?)
     }
 }
 

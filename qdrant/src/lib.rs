@@ -27,6 +27,7 @@ pub mod remote;
 pub mod sparse;
 pub mod sync;
 pub mod testing;
+mod units;
 
 pub use backend::{QdrantBackend, QdrantSnapshot};
 pub use config::{default_collection, profile_key, QdrantConfig};
