@@ -27,74 +27,55 @@ pub const NAMES: [&str; 7] = [
     "routine",
 ];
 
-/// The tools with their descriptions and schemas.
+/// The tools with their descriptions and schemas, in [`NAMES`] order.
 pub fn list() -> Vec<Tool> {
     use rmcp::handler::server::common::{schema_for_output, schema_for_type};
-    let tool = |name: &'static str, description: &'static str, input: Arc<JsonObject>| {
-        Tool::new(name, description, input)
-    };
-    let with_output = |mut tool: Tool, output: Arc<JsonObject>| {
-        tool.output_schema = Some(output);
-        tool
-    };
-    vec![
-        with_output(
-            tool(
-                "search",
-                "Find the files that answer a question, best first, each with the page, lines or time of its best match and a snippet.",
-                schema_for_type::<args::SearchArgs>(),
-            ),
+    let table: [(&'static str, Arc<JsonObject>, Arc<JsonObject>); 7] = [
+        (
+            "Find the files that answer a question, best first, each with the page, lines or time of its best match and a snippet.",
+            schema_for_type::<args::SearchArgs>(),
             schema_for_output::<SearchReply>(),
         ),
-        with_output(
-            tool(
-                "get_text",
-                "A file's text as units (pages, rows, e-mails, spoken sentences) with their locators; optionally one page, line range or time range.",
-                schema_for_type::<args::GetTextArgs>(),
-            ),
+        (
+            "A file's text as units (pages, rows, e-mails, spoken sentences) with their locators; optionally one page, line range or time range.",
+            schema_for_type::<args::GetTextArgs>(),
             schema_for_output::<TextReply>(),
         ),
-        with_output(
-            tool(
-                "list_files",
-                "Indexed files whose path matches a glob, with type, size and date.",
-                schema_for_type::<args::ListFilesArgs>(),
-            ),
+        (
+            "Indexed files whose path matches a glob, with type, size and date.",
+            schema_for_type::<args::ListFilesArgs>(),
             schema_for_output::<FilesReply>(),
         ),
-        with_output(
-            tool(
-                "get_metadata",
-                "One file's metadata: type, size, dates, title, author, units, place.",
-                schema_for_type::<args::PathArgs>(),
-            ),
+        (
+            "One file's metadata: type, size, dates, title, author, units, place.",
+            schema_for_type::<args::PathArgs>(),
             any_object(),
         ),
-        with_output(
-            tool(
-                "render",
-                "A PDF page, a picture or a video frame as a JPEG image.",
-                schema_for_type::<args::RenderArgs>(),
-            ),
+        (
+            "A PDF page, a picture or a video frame as a JPEG image.",
+            schema_for_type::<args::RenderArgs>(),
             schema_for_output::<RenderReply>(),
         ),
-        with_output(
-            tool(
-                "timeline",
-                "What the files and activity log hold day by day in a period, grouped by folder.",
-                schema_for_type::<args::TimelineArgs>(),
-            ),
+        (
+            "What the files and activity log hold day by day in a period, grouped by folder.",
+            schema_for_type::<args::TimelineArgs>(),
             any_object(),
         ),
-        with_output(
-            tool(
-                "routine",
-                "Habits over a period: weekday-by-hour activity, recurring events, people per week, folders.",
-                schema_for_type::<args::RoutineArgs>(),
-            ),
+        (
+            "Habits over a period: weekday-by-hour activity, recurring events, people per week, folders.",
+            schema_for_type::<args::RoutineArgs>(),
             any_object(),
         ),
-    ]
+    ];
+    NAMES
+        .iter()
+        .zip(table)
+        .map(|(name, (description, input, output))| {
+            let mut tool = Tool::new(*name, description, input);
+            tool.output_schema = Some(output);
+            tool
+        })
+        .collect()
 }
 
 /// The output schema of tools that answer with the HTTP route's JSON object.
