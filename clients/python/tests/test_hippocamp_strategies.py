@@ -18,10 +18,8 @@ from __future__ import annotations
 import abc
 import asyncio
 import inspect
-import json
 import math
 import shutil
-import subprocess
 import warnings
 from pathlib import Path
 from types import SimpleNamespace
@@ -29,7 +27,7 @@ from typing import Any, Dict, Iterator, List, Optional
 
 import pytest
 
-from conftest import SAMPLE_PROFILE, _bin, _first_line
+from conftest import SAMPLE_PROFILE, index_profile, serve_searchd
 from support import BUSINESS_PLAN, INVOICE, Daemon
 
 from dentate import DentateError
@@ -94,36 +92,11 @@ def dense_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daemon]:
     root = tmp_path_factory.mktemp("dentate-hc")
     profile, index = root / "profile", root / "index"
     shutil.copytree(SAMPLE_PROFILE, profile, symlinks=True)
-    indexed = subprocess.run(
-        [str(_bin("dentate-index")), str(profile), "--index", str(index), "--no-ocr", "--no-media", "--json"],
-        capture_output=True, text=True, timeout=300,
-    )
-    if indexed.returncode not in (0, 2):
-        raise RuntimeError(f"dentate-index failed ({indexed.returncode}):\n{indexed.stdout}\n{indexed.stderr}")
-    embedding = json.loads(indexed.stdout).get("embedding", {})
+    embedding = index_profile(profile, index, "--no-ocr", "--no-media").get("embedding", {})
     if embedding.get("status") != "done":
         pytest.skip(f"no text model to embed with ({embedding}): run scripts/fetch-models")
-    stderr = open(root / "searchd.stderr", "w+")
-    proc = subprocess.Popen(
-        [str(_bin("dentate-searchd")), "--index", str(index), "--grpc-addr", "127.0.0.1:0",
-         "--http-addr", "127.0.0.1:0"],
-        stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, text=True,
-    )
-    try:
-        line = _first_line(proc, timeout=60)
-        if not line.startswith("listening "):
-            stderr.seek(0)
-            raise RuntimeError(f"dentate-searchd did not start: stdout {line!r}, stderr:\n{stderr.read()}")
-        addrs = dict(part.split("=", 1) for part in line.split()[1:])
+    with serve_searchd(["--index", str(index)], root / "searchd.stderr") as addrs:
         yield Daemon(grpc_addr=addrs["grpc"], http_url="http://" + addrs["http"], profile=profile, index=index)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        stderr.close()
 
 
 @pytest.fixture(scope="module")

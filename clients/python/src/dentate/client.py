@@ -331,21 +331,29 @@ def _with_cutoff(other: Mapping[str, Any], autocut: Union[int, bool], min_score:
 
 
 class HttpClient:
-    """A minimal client of the HippoCamp-compatible HTTP gateway (standard library only)."""
+    """A minimal client of the HippoCamp-compatible HTTP gateway (standard library only).
 
-    def __init__(self, base_url: str = "http://127.0.0.1:8080", timeout: float = 30.0) -> None:
-        """``base_url`` like ``http://127.0.0.1:8080`` (a bare ``host:port`` gets ``http://``)."""
+    Failures raise :class:`DentateError`: code ``"HTTP <status>"`` with the daemon's
+    ``error`` message, or ``"UNAVAILABLE"`` when no daemon answers."""
+
+    def __init__(
+        self, base_url: str = "http://127.0.0.1:8080", timeout: float = 30.0, api_key: Optional[str] = None
+    ) -> None:
+        """``base_url`` like ``http://127.0.0.1:8080`` (a bare ``host:port`` gets ``http://``);
+        ``api_key`` is sent as ``Authorization: Bearer`` (a daemon with ``--keys``)."""
         if "://" not in base_url:
             base_url = "http://" + base_url
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
+        self.api_key = api_key
 
-    def _post(self, path: str, body: Mapping[str, Any]) -> Dict[str, Any]:
+    def post(self, path: str, body: Mapping[str, Any]) -> Dict[str, Any]:
+        """``POST path`` with a JSON body; the reply parsed."""
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
         request = urllib.request.Request(
-            self.base_url + path,
-            data=json.dumps(body).encode("utf-8"),
-            headers={"Content-Type": "application/json"},
-            method="POST",
+            self.base_url + path, data=json.dumps(body).encode("utf-8"), headers=headers, method="POST"
         )
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as reply:
@@ -354,9 +362,11 @@ class HttpClient:
             raw = error.read().decode("utf-8", "replace")
             try:
                 message = json.loads(raw).get("error", raw)
-            except ValueError:
+            except (ValueError, AttributeError):
                 message = raw
-            raise DentateError(f"HTTP {error.code}", str(message)) from error
+            raise DentateError(f"HTTP {error.code}", f"POST {path}: {message}") from error
+        except urllib.error.URLError as error:
+            raise DentateError("UNAVAILABLE", f"POST {self.base_url}{path}: {error.reason}") from error
 
     def retrieve(self, query: str, top_k: int = 10, **options: Any) -> List[RetrievedUnit]:
         """``POST /retrieve`` with ``{"query", "top_k", **options}`` (options: ``mode``,
@@ -364,7 +374,7 @@ class HttpClient:
         ``autocut`` (True or a number of breaks), ``min_score``, ``snippets`` (False: no
         highlighted ``snippet`` in the metadata, for callers that read ``text``), …). Returns the units,
         best first."""
-        reply = self._post("/retrieve", {"query": query, "top_k": top_k, **options})
+        reply = self.post("/retrieve", {"query": query, "top_k": top_k, **options})
         return [
             RetrievedUnit(id=r.get("id", ""), text=r.get("text", ""), score=r.get("score", 0.0),
                           metadata=r.get("metadata", {}))
@@ -374,11 +384,11 @@ class HttpClient:
 
     def timeline(self, **body: Any) -> Dict[str, Any]:
         """``POST /api/timeline`` (``when``, ``start``, ``end``, ``query``, ``activity``, …)."""
-        return self._post("/api/timeline", body)
+        return self.post("/api/timeline", body)
 
     def routine(self, **body: Any) -> Dict[str, Any]:
         """``POST /api/routine`` (``when``, ``start``, ``end``, ``folder``, ``sources``, …)."""
-        return self._post("/api/routine", body)
+        return self.post("/api/routine", body)
 
 
 __all__ = ["Client", "HttpClient", "DentateError"]

@@ -34,21 +34,18 @@ import asyncio
 import importlib
 import importlib.machinery
 import importlib.util
-import json
 import logging
 import math
 import os
 import re
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .client import DentateError
+from .client import DentateError, HttpClient
 
 logger = logging.getLogger(__name__)
 
@@ -74,8 +71,9 @@ def strip_instruction(text: str) -> str:
 # --- transport -------------------------------------------------------------------------
 
 
-class DentateHttp:
-    """JSON over HTTP to one daemon (or one profile: ``http://host:port/p/NAME``).
+class DentateHttp(HttpClient):
+    """JSON over HTTP to one daemon (or one profile: ``http://host:port/p/NAME``):
+    :class:`dentate.HttpClient` with defaults from the environment and an async ``post``.
 
     ``base_url`` defaults to ``$DENTATE_URL`` or ``http://127.0.0.1:8080``; ``api_key``
     (sent as ``Authorization: Bearer``) to ``$DENTATE_API_KEY``. Failures raise
@@ -84,32 +82,11 @@ class DentateHttp:
     """
 
     def __init__(self, base_url: Optional[str] = None, api_key: Optional[str] = None, timeout: float = 60.0) -> None:
-        url = base_url or os.environ.get("DENTATE_URL") or "http://127.0.0.1:8080"
-        if "://" not in url:
-            url = "http://" + url
-        self.base_url = url.rstrip("/")
-        self.api_key = api_key if api_key is not None else (os.environ.get("DENTATE_API_KEY") or None)
-        self.timeout = timeout
-
-    def post(self, path: str, body: Mapping[str, Any]) -> Dict[str, Any]:
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(
-            self.base_url + path, data=json.dumps(body).encode("utf-8"), headers=headers, method="POST"
+        super().__init__(
+            base_url or os.environ.get("DENTATE_URL") or "http://127.0.0.1:8080",
+            timeout,
+            api_key if api_key is not None else (os.environ.get("DENTATE_API_KEY") or None),
         )
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as reply:
-                return json.loads(reply.read().decode("utf-8"))
-        except urllib.error.HTTPError as error:
-            raw = error.read().decode("utf-8", "replace")
-            try:
-                message = json.loads(raw).get("error", raw)
-            except (ValueError, AttributeError):
-                message = raw
-            raise DentateError(f"HTTP {error.code}", f"POST {path}: {message}") from error
-        except urllib.error.URLError as error:
-            raise DentateError("UNAVAILABLE", f"POST {self.base_url}{path}: {error.reason}") from error
 
     async def apost(self, path: str, body: Mapping[str, Any]) -> Dict[str, Any]:
         """:meth:`post` in a worker thread, so concurrent strategy steps overlap."""
