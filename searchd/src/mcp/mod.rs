@@ -58,11 +58,11 @@ impl ServerHandler for DentateMcp {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools::list()))
+        Ok(ListToolsResult::with_all_items(tools::list().to_vec()))
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        tools::list().into_iter().find(|t| t.name == name)
+        tools::list().iter().find(|t| t.name == name).cloned()
     }
 
     async fn call_tool(

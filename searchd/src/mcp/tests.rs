@@ -7,7 +7,7 @@ fn every_tool_is_listed_with_both_schemas_and_a_short_description() {
     let tools = tools::list();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(names, tools::NAMES);
-    for tool in &tools {
+    for tool in tools {
         let description = tool.description.as_deref().unwrap_or("");
         assert!(
             !description.is_empty() && description.split_whitespace().count() <= 30,

@@ -27,8 +27,14 @@ pub const NAMES: [&str; 7] = [
     "routine",
 ];
 
-/// The tools with their descriptions and schemas, in [`NAMES`] order.
-pub fn list() -> Vec<Tool> {
+/// The tools with their descriptions and schemas, in [`NAMES`] order, made once (the
+/// HTTP transport looks a tool up on every call).
+pub fn list() -> &'static [Tool] {
+    static TOOLS: std::sync::OnceLock<Vec<Tool>> = std::sync::OnceLock::new();
+    TOOLS.get_or_init(make_list)
+}
+
+fn make_list() -> Vec<Tool> {
     use rmcp::handler::server::common::{schema_for_output, schema_for_type};
     let table: [(&'static str, Arc<JsonObject>, Arc<JsonObject>); 7] = [
         (
