@@ -5,11 +5,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::Instant;
 
-use index::api::{
-    FusedRequest, FusionMethod, SearchBackend, SearchSnapshot, TimeOrder, UnitKey, VectorSpace,
-};
+use index::api::{SearchBackend, SearchSnapshot, TimeOrder, UnitKey, VectorSpace};
 use index::embedded_search::EmbeddedBackend;
-use index::IndexHandle;
+use index::{FileRecord, IndexHandle, StoredUnit};
 
 use crate::dense::Dense;
 
@@ -17,7 +15,7 @@ use crate::error::SearchError;
 use crate::grouping::{group_by_file, FileGroup};
 use crate::guard::PathGuard;
 use crate::hits::{make_snippets, snippet_generator, snippet_generator_or, spread_hits, unit_hit};
-pub(crate) use crate::hits::{LoadedUnits, Ranked, RankedHit, Ready};
+pub(crate) use crate::hits::{Ranked, RankedHit, Ready};
 pub use crate::outcome::{
     FileHit, ListOutcome, RetrieveOutcome, SearchOutcome, StatsOutcome, UnitHit,
 };
@@ -25,8 +23,10 @@ use crate::plan::QueryPlan;
 use crate::planner::folder_of;
 use crate::query::{Mode, SearchParams};
 use crate::rerank::rerank_hits as rerank;
+use crate::routine::{RoutineOutcome, RoutineParams};
 use crate::shown::{neighbours, record_kinds, RecordKindsShown};
 pub(crate) use crate::snippets::snippet_of;
+use crate::timeline::{TimelineOutcome, TimelineParams};
 
 /// The search engine over one index.
 pub struct Engine {
@@ -44,8 +44,6 @@ pub struct Engine {
 const FUSION_DEPTH: usize = 200;
 /// Units ranked for a Retrieve with a cut-off (the files' curve needs more than top_k).
 const CUTOFF_DEPTH: usize = 100;
-/// Candidates the planner's priors look at.
-pub(crate) const PRIOR_DEPTH: usize = 300;
 
 impl Engine {
     /// Opens an index for lexical search only.
@@ -151,60 +149,68 @@ impl Engine {
 
     /// Checks, for one request, that the paths it returns lie inside the profile root.
     pub(crate) fn guard(&self) -> PathGuard {
-        PathGuard::new(Path::new(self.profile_root()))
+        PathGuard::of(self.backend())
     }
 
-    /// The mode of a request that gives its own query vector: dense alone without a
-    /// question, else as asked; the vector must have the text model's dimension.
-    pub(crate) fn vector_mode(
-        &self,
-        mode: Mode,
-        len: usize,
-        has_text: bool,
-    ) -> Result<Mode, SearchError> {
-        let Some(dense) = &self.dense else {
-            return Err(SearchError::Unavailable(format!(
-                "search by vector is unavailable: {}",
-                self.dense_problem.as_deref().unwrap_or("no text model")
-            )));
-        };
-        if len != dense.dimension() {
-            return Err(SearchError::invalid(format!(
-                "vector has {len} numbers; this index's text model ({}) makes {}",
-                dense.model_name(),
-                dense.dimension()
-            )));
-        }
-        match (mode, has_text) {
-            (_, false) => Ok(Mode::Dense),
-            (Mode::Lexical, true) => Err(SearchError::invalid(
-                "a vector is searched in dense or hybrid mode, not lexical",
-            )),
-            (mode, true) => Ok(mode),
+    /// The query encoders, as the planner sees them.
+    fn models(&self) -> crate::planning::Models<'_> {
+        crate::planning::Models {
+            dense: self.dense.as_ref(),
+            problem: self.dense_problem.as_deref(),
         }
     }
 
-    /// The mode actually used for a request.
-    pub(crate) fn effective_mode(
+    /// Files whose path matches a glob ([`crate::files::list_files`]).
+    pub fn list_files(
         &self,
-        params: &SearchParams,
-        notes: &mut Vec<String>,
-    ) -> Result<Mode, SearchError> {
-        match (params.mode, &self.dense) {
-            (Mode::Lexical, _) => Ok(Mode::Lexical),
-            (mode, Some(_)) => Ok(mode),
-            (Mode::Dense, None) => Err(SearchError::Unavailable(format!(
-                "dense retrieval is unavailable: {}",
-                self.dense_problem.as_deref().unwrap_or("unknown reason")
-            ))),
-            (Mode::Hybrid, None) => {
-                notes.push(format!(
-                    "hybrid requested but dense retrieval is unavailable ({}); answered lexically",
-                    self.dense_problem.as_deref().unwrap_or("unknown reason")
-                ));
-                Ok(Mode::Lexical)
-            }
-        }
+        pattern: &str,
+        limit: usize,
+        include_failed: bool,
+    ) -> Result<ListOutcome, SearchError> {
+        crate::files::list_files(self.backend(), pattern, limit, include_failed)
+    }
+
+    /// The manifest record of one file ([`crate::files::metadata`]).
+    pub fn metadata(&self, path: &str) -> Result<FileRecord, SearchError> {
+        crate::files::metadata(self.backend(), path)
+    }
+
+    /// Where an indexed file's bytes are ([`crate::files::original_path`]).
+    pub fn original_path(&self, path: &str) -> Result<std::path::PathBuf, SearchError> {
+        crate::files::original_path(self.backend(), path)
+    }
+
+    /// A file's record and all its units in order ([`crate::files::text`]).
+    pub fn text(&self, path: &str) -> Result<(FileRecord, Vec<StoredUnit>), SearchError> {
+        crate::files::text(self.backend(), path)
+    }
+
+    /// Files and units in a time range ([`crate::timeline::timeline`]).
+    pub fn timeline(&self, params: TimelineParams) -> Result<TimelineOutcome, SearchError> {
+        crate::timeline::timeline(self.backend(), params)
+    }
+
+    /// The routine of the profile ([`crate::routine::routine`]).
+    pub fn routine(&self, params: RoutineParams) -> Result<RoutineOutcome, SearchError> {
+        crate::routine::routine(self.backend(), params)
+    }
+
+    /// The index's counts and the state of the models.
+    pub fn stats(&self) -> Result<StatsOutcome, SearchError> {
+        let stats = self.backend().stats()?;
+        Ok(StatsOutcome {
+            totals: stats.totals,
+            profile_root: self.profile_root().to_string(),
+            index_dir: self.backend().location(),
+            backend: self.backend().name().to_string(),
+            last_commit: stats.last_commit,
+            embedding_coverage: if stats.units == 0 {
+                1.0
+            } else {
+                stats.units_with_vectors as f64 / stats.units as f64
+            },
+            dense_status: self.dense_status().map(str::to_string),
+        })
     }
 
     /// Ranked units (flat) for a plan. The core of both `search` and `retrieve`.
@@ -229,7 +235,14 @@ impl Engine {
         }
 
         if mode == Mode::Hybrid {
-            if let Some(hits) = self.backend_fused(snapshot, plan, limit.max(FUSION_DEPTH))? {
+            if let Some(hits) = crate::retrievers::backend_fused(
+                self.backend(),
+                self.dense.as_ref(),
+                self.clip.as_ref(),
+                snapshot,
+                plan,
+                limit.max(FUSION_DEPTH),
+            )? {
                 notes.push(format!(
                     "fused by the backend ({}, {})",
                     self.backend.name(),
@@ -264,8 +277,12 @@ impl Engine {
                     let found = snapshot.lexical(lexical, &plan.filter, limit.max(FUSION_DEPTH))?;
                     lexical_hits = found.hits;
                     total = found.total;
-                    let added =
-                        self.add_activity_candidates(snapshot, plan, &mut lexical_hits, true)?;
+                    let added = crate::activity::rank::add_activity_candidates(
+                        snapshot,
+                        plan,
+                        &mut lexical_hits,
+                        true,
+                    )?;
                     if added > 0 {
                         notes.push(format!("activity: {added} units of files with matching events added to the lexical candidates"));
                     }
@@ -326,10 +343,22 @@ impl Engine {
         }
 
         // Dense candidates, filtered before scoring, stale vectors dropped.
-        let mut dense_hits =
-            self.dense_candidates(snapshot, plan, pending, limit.max(FUSION_DEPTH), limit)?;
-        self.add_activity_candidates(snapshot, plan, &mut dense_hits, false)?;
-        let image_hits = self.image_candidates(snapshot, plan, limit.max(FUSION_DEPTH))?;
+        let mut dense_hits = crate::retrievers::dense_candidates(
+            self.dense.as_ref(),
+            snapshot,
+            plan,
+            pending,
+            limit.max(FUSION_DEPTH),
+            limit,
+        )?;
+        crate::activity::rank::add_activity_candidates(snapshot, plan, &mut dense_hits, false)?;
+        let image_hits = crate::retrievers::image_candidates(
+            self.backend(),
+            self.clip.as_ref(),
+            snapshot,
+            plan,
+            limit.max(FUSION_DEPTH),
+        )?;
         if total == 0 {
             total = (dense_hits.len() + image_hits.len()) as u64;
         }
@@ -339,6 +368,7 @@ impl Engine {
             &image_hits,
             plan.params.fusion,
             crate::weights::Weights::fitted().lists(),
+            crate::weights::Weights::fitted().ceilings(),
         );
         let hits = fused
             .into_iter()
@@ -374,9 +404,15 @@ impl Engine {
         mut notes: Vec<String>,
     ) -> Result<Ranked, SearchError> {
         notes.extend(plan.prior_notes.iter().cloned());
-        let mut loaded = self.apply_priors(snapshot, plan, &mut hits, limit)?;
+        let mut loaded = crate::priors::apply_priors(snapshot, plan, &mut hits, limit)?;
         if plan.params.planner.copies {
-            notes.extend(self.fold_copies(snapshot, &mut hits, &mut loaded, limit)?);
+            notes.extend(crate::priors::fold_copies(
+                self.backend(),
+                snapshot,
+                &mut hits,
+                &mut loaded,
+                limit,
+            )?);
         } else {
             notes.push("copies: off".to_string());
         }
@@ -395,114 +431,13 @@ impl Engine {
         })
     }
 
-    /// Hybrid candidates fused by the backend in one request, when it fuses itself
-    /// (Qdrant with `--qdrant-fusion server`) and the request needs nothing that only
-    /// the daemon adds: weighted fusion, activity candidates, image (CLIP) hits.
-    fn backend_fused(
-        &self,
-        snapshot: &dyn SearchSnapshot,
-        plan: &QueryPlan,
-        depth: usize,
-    ) -> Result<Option<Vec<RankedHit>>, SearchError> {
-        let (Some(lexical), Some(dense)) = (plan.lexical.as_ref(), &self.dense) else {
-            return Ok(None);
-        };
-        let method = match plan.params.fusion {
-            crate::fusion::Fusion::Rrf { k } => FusionMethod::Rrf { k },
-            // The server's DBSF weighs its lists alike: with fitted weights that differ,
-            // the daemon fuses.
-            crate::fusion::Fusion::Dbsf
-                if crate::weights::Weights::fitted().lists() == [1.0; 3] =>
-            {
-                FusionMethod::Dbsf
-            }
-            crate::fusion::Fusion::Dbsf | crate::fusion::Fusion::Weighted { .. } => {
-                return Ok(None)
-            }
-        };
-        if !self.backend.fuses()
-            || plan.activity.is_some()
-            || plan.params.query.trim().is_empty()
-            || plan.params.vector.is_some()
-        {
-            return Ok(None);
-        }
-        if let Some(clip) = &self.clip {
-            if self
-                .backend
-                .vector_count(VectorSpace::Image { model: clip.name() })?
-                > 0
-            {
-                return Ok(None);
-            }
-        }
-        let text_vector = dense.embed_query(&plan.params.query)?;
-        let request = FusedRequest {
-            lexical,
-            text_vector: &text_vector,
-            filter: &plan.filter,
-            depth,
-            method,
-        };
-        Ok(snapshot.fused(&request)?.map(|found| {
-            found
-                .into_iter()
-                .map(|(key, score)| RankedHit::ranked(key, score))
-                .collect()
-        }))
-    }
-
-    /// CLIP image hits: `(key, cosine)`, best first.
-    fn image_candidates(
-        &self,
-        snapshot: &dyn SearchSnapshot,
-        plan: &QueryPlan,
-        depth: usize,
-    ) -> Result<Vec<(UnitKey, f32)>, SearchError> {
-        let (query, filter) = (&plan.params.query, &plan.filter);
-        let Some(clip) = &self.clip else {
-            return Ok(Vec::new());
-        };
-        let space = VectorSpace::Image { model: clip.name() };
-        if query.trim().is_empty() || self.backend.vector_count(space)? == 0 {
-            return Ok(Vec::new());
-        }
-        let query = clip.embed_text(query)?;
-        Ok(snapshot.vectors(space, &query, depth, filter)?)
-    }
-
-    /// Dense hits: `(key, cosine)`, best first, for the embedding `pending` started;
-    /// the best `exact` with exact scores (the rest of the fusion depth may be
-    /// approximate). The backend drops vectors of units that left the index or
-    /// changed since.
-    fn dense_candidates(
-        &self,
-        snapshot: &dyn SearchSnapshot,
-        plan: &QueryPlan,
-        pending: Option<crate::dense::PendingVector>,
-        depth: usize,
-        exact: usize,
-    ) -> Result<Vec<(UnitKey, f32)>, SearchError> {
-        let query_vector = match (&self.dense, pending, &plan.params.vector) {
-            (Some(_), _, Some(given)) => given.clone(),
-            (Some(dense), Some(pending), None) => dense.finish(pending)?,
-            _ => return Ok(Vec::new()),
-        };
-        Ok(snapshot.vectors_exact_top(
-            VectorSpace::Text,
-            &query_vector,
-            depth,
-            exact,
-            &plan.filter,
-        )?)
-    }
-
     /// Grouped search: files ranked by their best units.
     pub fn search(&self, params: SearchParams) -> Result<SearchOutcome, SearchError> {
         let started = Instant::now();
         let snapshot = self.backend.snapshot()?;
         let snapshot = &*snapshot;
-        let plan = self.plan(snapshot, params.validate()?)?;
+        let plan =
+            crate::planning::plan(self.models(), self.backend(), snapshot, params.validate()?)?;
         let params = &plan.params;
         let candidates = (params.top_k * params.units_per_file * 5).clamp(100, 5000);
         let Ranked {
@@ -657,20 +592,25 @@ impl Engine {
         let started = Instant::now();
         let snapshot = self.backend.snapshot()?;
         let snapshot = &*snapshot;
-        let plan = self.plan(snapshot, params.validate()?)?;
+        let plan =
+            crate::planning::plan(self.models(), self.backend(), snapshot, params.validate()?)?;
         let params = &plan.params;
         let cutoff = params.cutoff;
         // A cut-off judges files, so it ranks deeper than the units it returns.
-        let spread = params.planner.diversify && plan.time.recurring;
+        let by_day = params.planner.diversify && plan.time.recurring;
+        // Deep enough to find other files for the spread (`crate::diversify`), but no
+        // deeper than the retrievers' lists (a deeper fusion would rescale DBSF's scores);
+        // rerank reorders the first DEPTH units even when fewer are returned.
         let depth = if !cutoff.is_off() {
             params.top_k.max(CUTOFF_DEPTH)
-        } else if spread {
-            params.top_k * crate::diversify::DEPTH_FACTOR
-        } else if params.rerank {
-            // Rerank reorders the first DEPTH units even when fewer are returned.
-            params.top_k.max(crate::rerank::DEPTH)
         } else {
-            params.top_k
+            (params.top_k * crate::diversify::DEPTH_FACTOR)
+                .min(params.top_k.max(FUSION_DEPTH))
+                .max(if params.rerank {
+                    crate::rerank::DEPTH
+                } else {
+                    0
+                })
         };
         let Ranked {
             mut hits,
@@ -690,11 +630,16 @@ impl Engine {
             hits = kept;
             hits.truncate(params.top_k);
         }
-        if spread {
-            hits = spread_hits(snapshot, hits, &ready.units, params.top_k)?;
+        let limit = params.top_k.max(if params.rerank {
+            crate::rerank::DEPTH
+        } else {
+            0
+        });
+        hits = spread_hits(snapshot, hits, &ready.units, limit, by_day)?;
+        if by_day {
             notes.push(format!(
                 "diversify: a routine question; at most {} units per file and {} per day first",
-                crate::diversify::PER_FILE,
+                crate::diversify::ROUTINE_PER_FILE,
                 crate::diversify::PER_DAY
             ));
         }

@@ -7,125 +7,114 @@ use globset::GlobBuilder;
 use index::path::ATTACHMENT_MARKER;
 use index::{FileRecord, FileStatus, StoredUnit};
 
-use crate::engine::{Engine, ListOutcome, StatsOutcome};
+use index::api::SearchBackend;
+
 use crate::error::SearchError;
+use crate::guard::PathGuard;
+use crate::outcome::ListOutcome;
 
-impl Engine {
-    /// Files whose relative path matches a glob (`*` stays within a folder, `**` crosses
-    /// folders; a pattern without `/` also matches file names anywhere).
-    pub fn list_files(
-        &self,
-        pattern: &str,
-        limit: usize,
-        include_failed: bool,
-    ) -> Result<ListOutcome, SearchError> {
-        let pattern = pattern.trim();
-        let matcher = if pattern.is_empty() {
-            None
-        } else {
-            Some(
-                GlobBuilder::new(pattern)
-                    .literal_separator(true)
-                    .build()
-                    .map_err(|e| SearchError::invalid(format!("bad glob {pattern:?}: {e}")))?
-                    .compile_matcher(),
-            )
+/// Files whose relative path matches a glob (`*` stays within a folder, `**` crosses
+/// folders; a pattern without `/` also matches file names anywhere).
+pub fn list_files(
+    backend: &dyn SearchBackend,
+    pattern: &str,
+    limit: usize,
+    include_failed: bool,
+) -> Result<ListOutcome, SearchError> {
+    let pattern = pattern.trim();
+    let matcher = if pattern.is_empty() {
+        None
+    } else {
+        Some(
+            GlobBuilder::new(pattern)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| SearchError::invalid(format!("bad glob {pattern:?}: {e}")))?
+                .compile_matcher(),
+        )
+    };
+    let name_only = !pattern.contains('/');
+    let limit = if limit == 0 { 1000 } else { limit.min(100_000) };
+    let all = backend.files()?;
+    let mut files = Vec::new();
+    let mut truncated = false;
+    let mut guard = PathGuard::of(backend);
+    for record in all {
+        if !include_failed && record.status != FileStatus::Indexed {
+            continue;
+        }
+        // Skipped entries (a link that leaves the profile) are listed by name only:
+        // they were never read. Anything with content must lie inside the root.
+        if record.status != FileStatus::Skipped && !guard.allows(&record.path) {
+            continue;
+        }
+        let matches = match &matcher {
+            None => true,
+            Some(m) => m.is_match(&record.path) || (name_only && m.is_match(record.name())),
         };
-        let name_only = !pattern.contains('/');
-        let limit = if limit == 0 { 1000 } else { limit.min(100_000) };
-        let all = self.backend().files()?;
-        let mut files = Vec::new();
-        let mut truncated = false;
-        let mut guard = self.guard();
-        for record in all {
-            if !include_failed && record.status != FileStatus::Indexed {
-                continue;
+        if matches {
+            if files.len() == limit {
+                truncated = true;
+                break;
             }
-            // Skipped entries (a link that leaves the profile) are listed by name only:
-            // they were never read. Anything with content must lie inside the root.
-            if record.status != FileStatus::Skipped && !guard.allows(&record.path) {
-                continue;
-            }
-            let matches = match &matcher {
-                None => true,
-                Some(m) => m.is_match(&record.path) || (name_only && m.is_match(record.name())),
-            };
-            if matches {
-                if files.len() == limit {
-                    truncated = true;
-                    break;
-                }
-                files.push(record);
-            }
+            files.push(record);
         }
-        Ok(ListOutcome { files, truncated })
     }
+    Ok(ListOutcome { files, truncated })
+}
 
-    /// The manifest record of one file (indexed, failed or skipped).
-    pub fn metadata(&self, path: &str) -> Result<FileRecord, SearchError> {
-        let path = normalize_path(path)?;
-        let record = self
-            .backend()
-            .file(&path)?
-            .ok_or_else(|| SearchError::NotFound(format!("no file {path:?} in the index")))?;
-        if record.status != FileStatus::Skipped && !self.guard().allows(&record.path) {
-            return Err(SearchError::invalid(format!(
-                "{path:?} resolves outside the profile root"
-            )));
-        }
-        Ok(record)
+/// The manifest record of one file (indexed, failed or skipped).
+pub fn metadata(backend: &dyn SearchBackend, path: &str) -> Result<FileRecord, SearchError> {
+    let path = normalize_path(path)?;
+    let record = backend
+        .file(&path)?
+        .ok_or_else(|| SearchError::NotFound(format!("no file {path:?} in the index")))?;
+    if record.status != FileStatus::Skipped && !PathGuard::of(backend).allows(&record.path) {
+        return Err(SearchError::invalid(format!(
+            "{path:?} resolves outside the profile root"
+        )));
     }
+    Ok(record)
+}
 
-    /// The absolute path of an indexed file's original bytes, guaranteed to lie inside
-    /// the profile root (symlinks resolved). Attachments have no file of their own.
-    pub fn original_path(&self, path: &str) -> Result<std::path::PathBuf, SearchError> {
-        let record = self.metadata(path)?;
-        if record.parent_path.is_some() {
-            return Err(SearchError::NotFound(format!(
-                "{:?} is an attachment; its bytes are inside {:?}",
-                record.path,
-                record.parent_path.unwrap_or_default()
-            )));
-        }
-        let root = std::path::Path::new(self.profile_root());
-        let canonical_root = root
-            .canonicalize()
-            .map_err(|e| SearchError::NotFound(format!("profile root is not readable: {e}")))?;
-        let resolved = root.join(&record.path).canonicalize().map_err(|e| {
-            SearchError::NotFound(format!("{:?} is no longer readable: {e}", record.path))
-        })?;
-        if !resolved.starts_with(&canonical_root) {
-            return Err(SearchError::invalid(format!(
-                "{:?} resolves outside the profile root",
-                record.path
-            )));
-        }
-        Ok(resolved)
+/// The absolute path of an indexed file's original bytes, guaranteed to lie inside
+/// the profile root (symlinks resolved). Attachments have no file of their own.
+pub fn original_path(
+    backend: &dyn SearchBackend,
+    path: &str,
+) -> Result<std::path::PathBuf, SearchError> {
+    let record = metadata(backend, path)?;
+    if record.parent_path.is_some() {
+        return Err(SearchError::NotFound(format!(
+            "{:?} is an attachment; its bytes are inside {:?}",
+            record.path,
+            record.parent_path.unwrap_or_default()
+        )));
     }
+    let root = std::path::Path::new(backend.profile_root());
+    let canonical_root = root
+        .canonicalize()
+        .map_err(|e| SearchError::NotFound(format!("profile root is not readable: {e}")))?;
+    let resolved = root.join(&record.path).canonicalize().map_err(|e| {
+        SearchError::NotFound(format!("{:?} is no longer readable: {e}", record.path))
+    })?;
+    if !resolved.starts_with(&canonical_root) {
+        return Err(SearchError::invalid(format!(
+            "{:?} resolves outside the profile root",
+            record.path
+        )));
+    }
+    Ok(resolved)
+}
 
-    /// A file's record and all its units in order.
-    pub fn text(&self, path: &str) -> Result<(FileRecord, Vec<StoredUnit>), SearchError> {
-        let record = self.metadata(path)?;
-        let units = self.backend().units_of_file(&record.file_id)?;
-        Ok((record, units))
-    }
-
-    pub fn stats(&self) -> Result<StatsOutcome, SearchError> {
-        let stats = self.backend().stats()?;
-        Ok(StatsOutcome {
-            totals: stats.totals,
-            profile_root: self.profile_root().to_string(),
-            index_dir: self.backend().location(),
-            backend: self.backend().name().to_string(),
-            last_commit: stats.last_commit,
-            embedding_coverage: if stats.units == 0 {
-                1.0
-            } else {
-                stats.units_with_vectors as f64 / stats.units as f64
-            },
-            dense_status: self.dense_status().map(str::to_string),
-        })
-    }
+/// A file's record and all its units in order.
+pub fn text(
+    backend: &dyn SearchBackend,
+    path: &str,
+) -> Result<(FileRecord, Vec<StoredUnit>), SearchError> {
+    let record = metadata(backend, path)?;
+    let units = backend.units_of_file(&record.file_id)?;
+    Ok((record, units))
 }
 
 /// Normalises a client-supplied relative path; rejects absolute paths and `..`.

@@ -64,13 +64,27 @@ impl Source {
     }
 }
 
-/// One ranked list to fuse: its source, its items (best first) and its weight (used
-/// by weighted fusion and DBSF; RRF ignores it).
+/// One ranked list to fuse: its source, its items (best first), its weight (used by
+/// weighted fusion and DBSF; RRF ignores it) and how far above `mean + 3σ` DBSF lets
+/// its scores go (`ceiling`, [`DBSF_CEILING`] unless fitted otherwise).
 #[derive(Debug, Clone, Copy)]
 pub struct RankedList<'a, K> {
     pub source: Source,
     pub items: &'a [(K, f32)],
     pub weight: f32,
+    pub ceiling: f32,
+}
+
+impl<'a, K> RankedList<'a, K> {
+    /// A list of `weight` with DBSF's usual ceiling.
+    pub fn new(source: Source, items: &'a [(K, f32)], weight: f32) -> Self {
+        RankedList {
+            source,
+            items,
+            weight,
+            ceiling: DBSF_CEILING,
+        }
+    }
 }
 
 /// Where one fused item came from: its 1-based rank and raw score in each list that
@@ -104,8 +118,8 @@ impl Signals {
 }
 
 /// Scores mapped from `[mean − 3σ, mean + 3σ]` onto `[0, 1]`, clamped to
-/// `[0, DBSF_CEILING]` (all 0.5 when the scores do not vary).
-fn distribution_normalised(list: &[(impl Sized, f32)]) -> Vec<f32> {
+/// `[0, ceiling]` (all 0.5 when the scores do not vary).
+fn distribution_normalised(list: &[(impl Sized, f32)], ceiling: f32) -> Vec<f32> {
     if list.is_empty() {
         return Vec::new();
     }
@@ -121,7 +135,7 @@ fn distribution_normalised(list: &[(impl Sized, f32)]) -> Vec<f32> {
         .map(|x| {
             if spread > 0.0 {
                 (((f64::from(x.1) - (mean - spread)) / (2.0 * spread))
-                    .clamp(0.0, f64::from(DBSF_CEILING))) as f32
+                    .clamp(0.0, f64::from(ceiling.max(1.0)))) as f32
             } else {
                 0.5
             }
@@ -160,37 +174,35 @@ pub fn fuse_with_images<K: Hash + Eq + Clone>(
     images: &[(K, f32)],
     fusion: Fusion,
 ) -> Vec<(K, Signals)> {
-    fuse_weighted(lexical, dense, images, fusion, [1.0; 3])
+    fuse_weighted(lexical, dense, images, fusion, [1.0; 3], [DBSF_CEILING; 3])
 }
 
 /// [`fuse_with_images`] where DBSF weighs the lexical, dense and image lists by
-/// `dbsf_weights` (the fitted [`crate::weights::Weights::lists`]); RRF and weighted
-/// fusion keep their own weights.
+/// `dbsf_weights` and clamps them at `ceilings` (the fitted
+/// [`crate::weights::Weights::lists`] and [`crate::weights::Weights::ceilings`]); RRF
+/// and weighted fusion keep their own weights.
 pub fn fuse_weighted<K: Hash + Eq + Clone>(
     lexical: &[(K, f32)],
     dense: &[(K, f32)],
     images: &[(K, f32)],
     fusion: Fusion,
     dbsf_weights: [f32; 3],
+    ceilings: [f32; 3],
 ) -> Vec<(K, Signals)> {
     let weights = list_weights(fusion, dbsf_weights);
     let lists = [
-        RankedList {
-            source: Source::Lexical,
-            items: lexical,
-            weight: weights[0],
-        },
-        RankedList {
-            source: Source::Dense,
-            items: dense,
-            weight: weights[1],
-        },
-        RankedList {
-            source: Source::Image,
-            items: images,
-            weight: weights[2],
-        },
+        (Source::Lexical, lexical),
+        (Source::Dense, dense),
+        (Source::Image, images),
     ];
+    let lists: Vec<RankedList<K>> = lists
+        .into_iter()
+        .enumerate()
+        .map(|(i, (source, items))| RankedList {
+            ceiling: ceilings[i],
+            ..RankedList::new(source, items, weights[i])
+        })
+        .collect();
     fuse_lists(&lists, fusion)
 }
 
@@ -227,7 +239,7 @@ pub fn fuse_lists<K: Hash + Eq + Clone>(
     let mut order: Vec<K> = Vec::new();
     for list in lists {
         let norm = match fusion {
-            Fusion::Dbsf => distribution_normalised(list.items),
+            Fusion::Dbsf => distribution_normalised(list.items, list.ceiling),
             _ => normalised(list.items),
         };
         for (rank, (key, score)) in list.items.iter().enumerate() {
@@ -320,16 +332,16 @@ mod tests {
         assert!(score("e") < score("d") + 0.5, "{fused:?}");
         // Scores that do not vary sit in the middle.
         assert_eq!(
-            distribution_normalised(&[("x", 1.0), ("y", 1.0)]),
+            distribution_normalised(&[("x", 1.0), ("y", 1.0)], DBSF_CEILING),
             [0.5, 0.5]
         );
         let empty: [(&str, f32); 0] = [];
-        assert!(distribution_normalised(&empty).is_empty());
+        assert!(distribution_normalised(&empty, DBSF_CEILING).is_empty());
         // The extremes of a wide list stay within [0, DBSF_CEILING].
         let wide: Vec<(usize, f32)> = (0..100)
             .map(|i| (i, if i == 0 { 1e6 } else { 1.0 }))
             .collect();
-        let norm = distribution_normalised(&wide);
+        let norm = distribution_normalised(&wide, DBSF_CEILING);
         assert!(norm.iter().all(|x| (0.0..=DBSF_CEILING).contains(x)));
         assert_eq!(norm[0], DBSF_CEILING);
         assert!(norm[0] > norm[1]);
@@ -337,10 +349,17 @@ mod tests {
         // (both 1 under Qdrant's clamp), the one far beyond it scores higher.
         let mut outliers: Vec<(usize, f32)> = (0..200).map(|i| (i, (i % 3) as f32)).collect();
         outliers.extend([(200, 5.0), (201, 8.0)]);
-        let norm = distribution_normalised(&outliers);
+        let norm = distribution_normalised(&outliers, DBSF_CEILING);
         assert!(norm[200] > 1.0 && norm[200] < DBSF_CEILING, "{}", norm[200]);
         assert_eq!(norm[201], DBSF_CEILING);
         assert!(norm[2] < 1.0);
+        // A list's own ceiling: Qdrant's clamp at 1 ties the two outliers, a higher
+        // one keeps the far outlier's lead; below 1 is read as 1.
+        let at_one = distribution_normalised(&outliers, 1.0);
+        assert_eq!(at_one[200], at_one[201]);
+        assert_eq!(distribution_normalised(&outliers, 0.5), at_one);
+        let high = distribution_normalised(&outliers, 2.0);
+        assert!(high[201] > DBSF_CEILING && high[201] > high[200]);
     }
 
     #[test]
@@ -377,26 +396,10 @@ mod tests {
         let images = [("c", 0.4)];
         let recent = [("d", 1.0), ("b", 0.9)];
         let lists = [
-            RankedList {
-                source: Source::Lexical,
-                items: &lexical[..],
-                weight: 1.0,
-            },
-            RankedList {
-                source: Source::Dense,
-                items: &dense[..],
-                weight: 1.0,
-            },
-            RankedList {
-                source: Source::Image,
-                items: &images[..],
-                weight: 1.0,
-            },
-            RankedList {
-                source: Source::Named("recent"),
-                items: &recent[..],
-                weight: 0.5,
-            },
+            RankedList::new(Source::Lexical, &lexical[..], 1.0),
+            RankedList::new(Source::Dense, &dense[..], 1.0),
+            RankedList::new(Source::Image, &images[..], 1.0),
+            RankedList::new(Source::Named("recent"), &recent[..], 0.5),
         ];
         let fused = fuse_lists(&lists, Fusion::Rrf { k: 60.0 });
         assert_eq!(fused.len(), 4);

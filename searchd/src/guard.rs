@@ -29,6 +29,11 @@ pub struct PathGuard {
 }
 
 impl PathGuard {
+    /// The guard of a backend's profile root.
+    pub fn of(backend: &dyn index::api::SearchBackend) -> PathGuard {
+        PathGuard::new(Path::new(backend.profile_root()))
+    }
+
     pub fn new(root: &Path) -> PathGuard {
         PathGuard {
             root: root.to_path_buf(),

@@ -177,22 +177,30 @@ pub(crate) fn unit_hit(
     })
 }
 
-/// Routine questions: units of several files and days first (`crate::diversify`).
+/// Units of several files first, and for a routine question (`by_day`) of several days
+/// (`crate::diversify`).
 pub(crate) fn spread_hits(
     snapshot: &dyn SearchSnapshot,
     hits: Vec<RankedHit>,
     loaded: &LoadedUnits,
     limit: usize,
+    by_day: bool,
 ) -> Result<Vec<RankedHit>, SearchError> {
     let mut items = Vec::with_capacity(hits.len());
     for hit in hits {
         let day = loaded
             .get(&hit.key)
+            .filter(|_| by_day)
             .and_then(|u| u.content_time_text.get(..10).map(str::to_string));
         let file = snapshot.file_id(hit.key)?;
         items.push((hit, file, day));
     }
-    Ok(crate::diversify::spread(items, limit))
+    let per_file = if by_day {
+        crate::diversify::ROUTINE_PER_FILE
+    } else {
+        crate::diversify::PER_FILE
+    };
+    Ok(crate::diversify::spread(items, limit, per_file))
 }
 
 /// The generator `made` earlier in the request, else a new one.

@@ -33,6 +33,11 @@ pub struct Weights {
     pub gate: f32,
     /// The product of a unit's prior factors stays within `[1/cap, cap]`.
     pub cap: f32,
+    /// How far above `mean + 3σ` DBSF lets each list's scores go (lexical, dense,
+    /// image; see `crate::fusion::DBSF_CEILING`).
+    pub lexical_ceiling: f32,
+    pub dense_ceiling: f32,
+    pub image_ceiling: f32,
 }
 
 #[derive(Deserialize)]
@@ -49,6 +54,11 @@ impl Weights {
                 .expect("searchd/src/weights.json is valid (checked by a test)")
                 .weights
         })
+    }
+
+    /// DBSF's ceiling for the lexical, dense and image lists.
+    pub fn ceilings(&self) -> [f32; 3] {
+        [self.lexical_ceiling, self.dense_ceiling, self.image_ceiling]
     }
 
     /// The weights of the lexical, dense and image lists in DBSF fusion.
@@ -93,6 +103,10 @@ mod tests {
             assert!((0.0..=4.0).contains(&value), "{w:?}");
         }
         assert!((0.0..=1.0).contains(&w.gate) && w.cap >= 1.0, "{w:?}");
+        assert!(
+            w.ceilings().iter().all(|c| (1.0..=4.0).contains(c)),
+            "{w:?}"
+        );
     }
 
     #[test]
@@ -107,6 +121,9 @@ mod tests {
             event: 1.0,
             gate: 0.8,
             cap: 1.2,
+            lexical_ceiling: 1.2,
+            dense_ceiling: 1.2,
+            image_ceiling: 1.2,
         };
         // Below the gate: no prior, however strong.
         assert_eq!(w.prior(&factors(1.5), 0.7, 1.0), 1.0);

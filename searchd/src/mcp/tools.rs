@@ -177,7 +177,7 @@ fn time_range(
             ));
         }
         let snapshot = engine.backend().snapshot()?;
-        let reference = engine.reference_time(&*snapshot, None)?;
+        let reference = crate::priors::reference_time(&*snapshot, None)?;
         let Some((a, b)) = crate::timeparse::parse(when, reference).range else {
             return Err(SearchError::invalid(format!(
                 "when: no date range understood in {when:?} (try \"last week\", \"March 2024\")"

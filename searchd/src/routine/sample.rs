@@ -5,13 +5,12 @@
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, Timelike};
-use index::api::{SearchSnapshot, TimeOrder, UnitFilter};
+use index::api::{SearchBackend, SearchSnapshot, TimeOrder, UnitFilter};
 use index::manifest::FileStatus;
 use index::{ActivityQuery, ActivitySource, StoredUnit};
 
 use super::input::{EventSample, FileSample, UnitSample, ROUTINE_FIELDS};
 use super::RoutineParams;
-use crate::engine::Engine;
 use crate::error::SearchError;
 use crate::guard::PathGuard;
 
@@ -35,7 +34,7 @@ pub struct ScannedUnit {
 
 /// One routine request's reading state.
 pub struct Scan<'a> {
-    engine: &'a Engine,
+    backend: &'a dyn SearchBackend,
     snapshot: &'a dyn SearchSnapshot,
     guard: PathGuard,
     /// The folder (no leading or trailing `/`; empty: everything).
@@ -96,7 +95,7 @@ fn clean_folder(folder: &str) -> Result<String, SearchError> {
 impl<'a> Scan<'a> {
     /// Checks the request and resolves its range.
     pub fn new(
-        engine: &'a Engine,
+        backend: &'a dyn SearchBackend,
         snapshot: &'a dyn SearchSnapshot,
         params: &RoutineParams,
     ) -> Result<Scan<'a>, SearchError> {
@@ -108,18 +107,16 @@ impl<'a> Scan<'a> {
                 )));
             }
         }
-        let reference_date = engine
-            .reference_time(snapshot, params.reference_time)?
-            .date();
+        let reference_date = crate::priors::reference_time(snapshot, params.reference_time)?.date();
         let mut scan = Scan {
             reference_date,
             reference_date_given: params
                 .reference_time
                 .and_then(|t| DateTime::from_timestamp(t, 0))
                 .map(|t| t.date_naive()),
-            engine,
+            backend,
             snapshot,
-            guard: engine.guard(),
+            guard: PathGuard::of(backend),
             folder,
             wall: None,
             lower: params.start,
@@ -153,7 +150,7 @@ impl<'a> Scan<'a> {
                     "give either start/end or when, not both",
                 ));
             }
-            let reference = engine.reference_time(snapshot, params.reference_time)?;
+            let reference = crate::priors::reference_time(snapshot, params.reference_time)?;
             let intent = crate::timeparse::parse(when, reference);
             let Some((a, b)) = intent.range else {
                 return Err(SearchError::invalid(format!(
@@ -237,7 +234,7 @@ impl<'a> Scan<'a> {
             let mtime = match self.mtimes.get(&unit.file_id) {
                 Some(mtime) => *mtime,
                 None => {
-                    let record = self.engine.backend().file_by_id(&unit.file_id)?;
+                    let record = self.backend.file_by_id(&unit.file_id)?;
                     let mtime = record.map(|r| r.mtime_ns.div_euclid(1_000_000_000));
                     self.mtimes.insert(unit.file_id.clone(), mtime);
                     mtime
@@ -432,15 +429,15 @@ impl<'a> Scan<'a> {
         };
         // Only the embedded index keeps the activity log (in its manifest); other
         // backends answer no events.
-        if self.engine.backend().name() != "embedded" {
+        if self.backend.name() != "embedded" {
             self.activity_available = false;
             self.notes.push(format!(
                 "the {} backend keeps no activity log (it lives in the embedded index folder): activity figures are empty",
-                self.engine.backend().name()
+                self.backend.name()
             ));
             return Ok(Vec::new());
         }
-        let mut events = self.engine.backend().activity(&query)?;
+        let mut events = self.backend.activity(&query)?;
         if events.len() > max {
             events.truncate(max);
             self.truncated = true;
@@ -477,7 +474,7 @@ impl<'a> Scan<'a> {
     pub fn files(&mut self) -> Result<Vec<FileSample>, SearchError> {
         let prefix = format!("{}/", self.folder);
         let mut files = Vec::new();
-        for record in self.engine.backend().files()? {
+        for record in self.backend.files()? {
             if record.parent_path.is_some() || record.status == FileStatus::Skipped {
                 continue;
             }
