@@ -60,6 +60,11 @@ def collect(args):
             candidates.append({
                 "file": containing_file(m["file_path"]),
                 "bm25": e.get("bm25.score"),
+                # The BM25 score's parts, each already times its field's boost
+                # (searchd::query's field boosts; `people.meta` for named people).
+                "fields": {k: v for k, v in e.items()
+                           if k.split(".")[0] in ("bm25", "people") and k not in
+                           ("bm25.score", "bm25.rank")},
                 "dense": e.get("dense.cosine"),
                 "clip": e.get("clip.cosine"),
                 "time": e.get("prior.time", 1.0),
@@ -96,22 +101,49 @@ def dbsf(values, ceiling=1.2):
     return out
 
 
-def prepare(candidates, ceilings=(1.2, 1.2, 1.2)):
+# The field boosts the candidates were collected with (searchd::query).
+COLLECTED_BOOSTS = {"text": 1.0, "title": 1.5, "meta": 0.8, "name": 0.6, "folders": 0.3}
+
+
+def lexical_score(c, boosts):
+    """A candidate's BM25 score with other field boosts (its parts rescaled); the
+    collected score when the boosts are the collected ones or its parts are unknown."""
+    fields = c.get("fields")
+    if c["bm25"] is None or not fields or boosts == COLLECTED_BOOSTS:
+        return c["bm25"]
+    total = 0.0
+    for key, value in fields.items():
+        field = key.split(".", 1)[1]
+        if key.startswith("bm25.") and field in boosts:
+            total += value * boosts[field] / COLLECTED_BOOSTS[field]
+        else:
+            total += value
+    return total
+
+
+def prepare(candidates, ceilings=(1.2, 1.2, 1.2), boosts=None):
     """The per-list DBSF scores of a question's candidates (they depend only on the
-    lists' ceilings), computed once per ceiling."""
+    lists' ceilings and the field boosts), computed once per setting."""
+    boosts = boosts or COLLECTED_BOOSTS
     return {
-        "lexical": dbsf([c["bm25"] for c in candidates], ceilings[0]),
+        "lexical": dbsf([lexical_score(c, boosts) for c in candidates], ceilings[0]),
         "dense": dbsf([c["dense"] for c in candidates], ceilings[1]),
         "image": dbsf([c["clip"] for c in candidates], ceilings[2]),
         "candidates": candidates,
     }
 
 
+def boosts_of(w):
+    return {f: w.get(f"{f}_boost", COLLECTED_BOOSTS[f]) for f in COLLECTED_BOOSTS}
+
+
 def prepared(q, w):
-    key = (w["lexical_ceiling"], w["dense_ceiling"], w["image_ceiling"])
+    boosts = boosts_of(w)
+    key = (w["lexical_ceiling"], w["dense_ceiling"], w["image_ceiling"],
+           tuple(sorted(boosts.items())))
     cache = q.setdefault("prepared", {})
     if key not in cache:
-        cache[key] = prepare(q["candidates"], key)
+        cache[key] = prepare(q["candidates"], key[:3], boosts)
     return cache[key]
 
 
@@ -160,7 +192,8 @@ def metrics(questions, w, k=10):
 
 TODAY = {"lexical": 1.0, "dense": 1.0, "image": 1.0, "time": 1.0, "whose": 1.0,
          "activity": 1.0, "event": 1.0, "gate": 0.0, "cap": 1000.0,
-         "lexical_ceiling": 1.2, "dense_ceiling": 1.2, "image_ceiling": 1.2}
+         "lexical_ceiling": 1.2, "dense_ceiling": 1.2, "image_ceiling": 1.2,
+         **{f"{f}_boost": b for f, b in COLLECTED_BOOSTS.items()}}
 GRIDS = {
     "priors": dict(TODAY, **{
         "lexical": [0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0],
@@ -177,10 +210,19 @@ GRIDS = {
     "ceilings": dict(TODAY, **{
         "lexical_ceiling": [1.0, 1.05, 1.1, 1.15, 1.2],
     }),
+    # BM25's field boosts (text stays 1: the scale), with the lexical ceiling.
+    "fields": dict(TODAY, **{
+        "lexical_ceiling": [1.0, 1.1, 1.2],
+        "title_boost": [0.25, 0.5, 1.0, 1.5],
+        "meta_boost": [0.1, 0.2, 0.4, 0.8],
+        "name_boost": [0.3, 0.6, 1.0],
+        "folders_boost": [0.15, 0.3],
+    }),
 }
 NEUTRAL = {"lexical": 1.0, "dense": 1.0, "image": 1.0, "time": 0.0, "whose": 0.0,
            "activity": 0.0, "event": 0.0, "gate": 0.0, "cap": 1.25,
-           "lexical_ceiling": 1.2, "dense_ceiling": 1.2, "image_ceiling": 1.2}
+           "lexical_ceiling": 1.2, "dense_ceiling": 1.2, "image_ceiling": 1.2,
+           **{f"{f}_boost": b for f, b in COLLECTED_BOOSTS.items()}}
 
 
 def distance(w):
@@ -198,7 +240,9 @@ def fit(args):
         sys.exit(f"nothing collected in {CACHE}")
     grid = {k: v if isinstance(v, list) else [v] for k, v in GRIDS[args.grid].items()}
     keys = list(grid)
-    today = TODAY
+    # The floor is the ranking that ships now (searchd/src/weights.json).
+    with open(DEFAULT_OUT) as f:
+        today = dict(TODAY, **json.load(f)["weights"])
     floor = [metrics(qs, today) for qs in profiles.values()]
     best = None
     for values in itertools.product(*(grid[k] for k in keys)):
@@ -217,9 +261,9 @@ def fit(args):
         print(f"{name}: tuning MRR {m:.3f} R@10 {r:.3f}")
     for name, qs in profiles.items():
         m, r = metrics(qs, today)
-        print(f"{name}: tuning MRR {m:.3f} R@10 {r:.3f} with today's formula replayed")
+        print(f"{name}: tuning MRR {m:.3f} R@10 {r:.3f} with the shipped weights replayed")
     result = {"fitted_on": sorted(profiles),
-              "objective": f"mean over profiles of MRR + R@10 on the tuning parts, no profile losing more than 0.01 of either against today's formula (grid: {args.grid})",
+              "objective": f"mean over profiles of MRR + R@10 on the tuning parts, no profile losing more than 0.01 of either against the weights that shipped before (grid: {args.grid})",
               "weights": w}
     with open(args.out, "w") as f:
         json.dump(result, f, indent=1)

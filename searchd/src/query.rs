@@ -311,13 +311,6 @@ impl SearchParams {
     }
 }
 
-/// Field weights of the lexical query.
-pub const TEXT_BOOST: f32 = 1.0;
-pub const TITLE_BOOST: f32 = 1.5;
-pub const META_BOOST: f32 = 0.8;
-pub const NAME_BOOST: f32 = 0.6;
-pub const FOLDERS_BOOST: f32 = 0.3;
-
 /// The `meta` signal for people named in a query (their analysed tokens); `None` when
 /// the names have no searchable tokens.
 pub fn people_signal(names: &[String], boost: f32) -> Option<LexicalSignal> {
@@ -358,16 +351,23 @@ pub fn lexical_query(text: &str) -> Option<LexicalRequest> {
         .into_iter()
         .filter(|t| !analyse(en_analyzer(), t).is_empty())
         .collect();
+    // The fields' weights are fitted (`crate::weights`, `eval/fit/fit_ranking.py`).
+    let w = crate::weights::Weights::fitted();
     let groups = [
-        ("bm25.text", LexicalField::Text, &prose_terms, TEXT_BOOST),
-        ("bm25.title", LexicalField::Title, &prose_terms, TITLE_BOOST),
-        ("bm25.meta", LexicalField::Meta, &prose_terms, META_BOOST),
-        ("bm25.name", LexicalField::Name, &path_terms, NAME_BOOST),
+        ("bm25.text", LexicalField::Text, &prose_terms, w.text_boost),
+        (
+            "bm25.title",
+            LexicalField::Title,
+            &prose_terms,
+            w.title_boost,
+        ),
+        ("bm25.meta", LexicalField::Meta, &prose_terms, w.meta_boost),
+        ("bm25.name", LexicalField::Name, &path_terms, w.name_boost),
         (
             "bm25.folders",
             LexicalField::Folders,
             &path_terms,
-            FOLDERS_BOOST,
+            w.folders_boost,
         ),
     ];
     let signals: Vec<LexicalSignal> = groups

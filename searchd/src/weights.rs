@@ -38,6 +38,14 @@ pub struct Weights {
     pub lexical_ceiling: f32,
     pub dense_ceiling: f32,
     pub image_ceiling: f32,
+    /// BM25's weight of each field of a unit (`crate::query::lexical_query`): its text,
+    /// its title (a page's heading, a mail's subject), its structured fields
+    /// (participants, places), its file's name and its folders' names.
+    pub text_boost: f32,
+    pub title_boost: f32,
+    pub meta_boost: f32,
+    pub name_boost: f32,
+    pub folders_boost: f32,
 }
 
 #[derive(Deserialize)]
@@ -107,6 +115,15 @@ mod tests {
             w.ceilings().iter().all(|c| (1.0..=4.0).contains(c)),
             "{w:?}"
         );
+        for boost in [
+            w.text_boost,
+            w.title_boost,
+            w.meta_boost,
+            w.name_boost,
+            w.folders_boost,
+        ] {
+            assert!((0.0..=4.0).contains(&boost), "{w:?}");
+        }
     }
 
     #[test]
@@ -124,6 +141,11 @@ mod tests {
             lexical_ceiling: 1.2,
             dense_ceiling: 1.2,
             image_ceiling: 1.2,
+            text_boost: 1.0,
+            title_boost: 1.5,
+            meta_boost: 0.8,
+            name_boost: 0.6,
+            folders_boost: 0.3,
         };
         // Below the gate: no prior, however strong.
         assert_eq!(w.prior(&factors(1.5), 0.7, 1.0), 1.0);
