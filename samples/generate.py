@@ -1684,21 +1684,78 @@ def _ffmpeg(args):
     subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y"] + args, check=True)
 
 
+SHELF_MEMO = [
+    "Shelf measurements for the back room.",
+    "The alcove is ninety two centimetres wide and thirty one centimetres deep.",
+    "Three shelves, thirty centimetres apart, in oak to match the counter.",
+]
+TILL_SLIDES = [
+    ("Till sync: every night", ["Sales upload to Severn at 23.15", "Till backup to the NAS at 23.45",
+                                "Logs in logs/sync-YYYY-MM.log"]),
+    ("If the sync fails", ["Check the router first", "Run backup.sh by hand", "Ring Severn if it fails twice"]),
+]
+TILL_TALK = [
+    "This is how the till sync works.",
+    "Every night at quarter past eleven the day's sales go to Severn Books.",
+    "At quarter to twelve the till database is copied to the NAS in the stock room.",
+    "If it fails, check the router first, then run the backup script by hand.",
+]
+
+
+def _speech(sentences, tmp, name, voice="en-gb", speed=160):
+    """16 kHz mono samples of espeak-ng speaking the sentences, with short pauses."""
+    out = []
+    for i, sentence in enumerate(sentences):
+        wav = os.path.join(tmp, "%s-%d.wav" % (name, i))
+        subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-w", wav, sentence],
+                       check=True, stdout=subprocess.DEVNULL)
+        raw = os.path.join(tmp, "%s-%d.raw" % (name, i))
+        _ffmpeg(["-i", wav, "-ac", "1", "-ar", "16000", "-f", "s16le", raw])
+        with open(raw, "rb") as f:
+            pcm = f.read()
+        out.extend(struct.unpack("<%dh" % (len(pcm) // 2), pcm))
+        out.extend([0] * 8000)
+    return out
+
+
+def make_speech(tmp):
+    """The spoken voice memo and a screen recording with speech (espeak-ng + ffmpeg)."""
+    rel = "Voice Memos/2024-03-08 shelf measurements.wav"
+    _write_wav(p(rel), [0] * 8000 + _speech(SHELF_MEMO, tmp, "shelf"), 16000)
+    stamp(rel, "2024-03-08 17:52")
+    # A screen recording: two slides of five seconds and more, the talk over them.
+    talk = [0] * 8000 + _speech(TILL_TALK, tmp, "till")
+    seconds = max(10, len(talk) // 16000 + 1)
+    talk += [0] * (seconds * 16000 - len(talk))
+    aud = os.path.join(tmp, "talk.wav")
+    _write_wav(aud, talk, 16000)
+    half = seconds / 2
+    filters = []
+    for k, (title, lines) in enumerate(TILL_SLIDES):
+        enable = "enable='between(t,%.2f,%.2f)'" % (k * half, (k + 1) * half - 0.01)
+        for j, text in enumerate([title] + lines):
+            filters.append("drawtext=text='%s':fontcolor=black:fontsize=%d:x=40:y=%d:%s"
+                           % (text.replace(":", "\\:"), 40 if j == 0 else 30, 60 + j * 70, enable))
+    rel = "Videos/2024-03-20 till sync walkthrough.mp4"
+    _ffmpeg(["-f", "lavfi", "-i", "color=c=white:s=960x540:r=10:d=%d" % seconds, "-i", aud,
+             "-vf", ",".join(filters), "-map_metadata", "-1", "-c:v", "libx264", "-threads", "1",
+             "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "32k", "-fflags", "+bitexact",
+             "-flags:v", "+bitexact", "-flags:a", "+bitexact",
+             "-metadata", "creation_time=2024-03-20T18:40:00Z",
+             "-metadata", "title=Till sync walkthrough", p(rel)])
+    stamp(rel, "2024-03-20 18:40")
+
+
 def make_media():
     from PIL import Image, ImageDraw
-    # wav voice memo placeholder (beeps, no speech)
-    rel = "Voice Memos/2024-03-08 shelf measurements.wav"
-    rate = 16000
-    notes = [(440, 0.25), (0, 0.25), (440, 0.25), (0, 0.5), (660, 0.5), (0, 0.5), (330, 0.75), (0, 0.5), (550, 0.5)]
-    _write_wav(p(rel), _tone_samples(notes, rate), rate)
-    stamp(rel, "2024-03-08 17:52")
 
     ffmpeg = shutil.which("ffmpeg")
-    if not ffmpeg:
-        print("WARNING: ffmpeg not found; skipping mp3 and mp4", file=sys.stderr)
+    if not ffmpeg or not shutil.which("espeak-ng"):
+        print("WARNING: ffmpeg or espeak-ng not found; skipping the recordings", file=sys.stderr)
         return
     tmp = tempfile.mkdtemp(prefix="dentate-samples-")
     try:
+        make_speech(tmp)
         # mp3: an alto-line practice track (sine melody)
         melody = [(349.23, 0.5), (392.0, 0.5), (440.0, 1.0), (392.0, 0.5), (349.23, 0.5), (329.63, 1.0),
                   (349.23, 0.75), (0, 0.25), (293.66, 0.5), (329.63, 0.5), (349.23, 1.5)]

@@ -213,3 +213,99 @@ fn speech_and_screen_text_are_found_with_times() {
     let (path, _, _, reply) = top_hit(&daemon, "projected overrun");
     assert_eq!(path, "Media/screen.mp4", "{reply}");
 }
+
+/// The media scale set of `benches/media-set` (espeak-ng memos in mp3, m4a and wav, a
+/// screen recording with a spoken track): generated, indexed with the real models and
+/// scored against its known words by the set's own scorer. The thresholds are wide (the
+/// voices are synthetic; whisper base hears them with a word error rate near 0.15): they
+/// catch a pipeline that loses speech or screen text, and a scorer that cannot tell.
+#[test]
+fn the_media_scale_set_is_scored_against_its_known_words() {
+    if !models_ready() {
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let set = repo_root().join("benches/media-set");
+    let run = std::process::Command::new("python3")
+        .arg(set.join("run"))
+        .arg(out.path())
+        .args(["--minutes", "0.6", "--json", "--bin"])
+        .arg(crate::harness::bin_dir())
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let report: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let wer = report["wer"].as_f64().unwrap();
+    assert!(report["words"].as_u64().unwrap() > 40, "{report}");
+    assert!(wer < 0.4, "word error rate {wer}: {report}");
+    assert!(
+        report["lines_found"].as_f64().unwrap() >= 0.9,
+        "on-screen lines: {report}"
+    );
+    let timing = &report["timing"];
+    assert!(timing["x_real_time"].as_f64().unwrap() > 0.0, "{report}");
+    assert!(
+        timing["stages"]["Whisper decoder"]["seconds"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    // Every recording was heard or read: none scored empty.
+    for (path, file) in report["files"].as_object().unwrap() {
+        if let Some(wer) = file["wer"].as_f64() {
+            assert!(wer < 0.8, "{path}: {file}");
+        }
+    }
+}
+
+/// The sample profile speaks (`samples/generate.py`, `make_speech`): its voice memo and
+/// its screen recording are heard and read, so `scripts/demo` shows speech and screen
+/// search on a fresh machine.
+#[test]
+fn the_sample_profile_speaks() {
+    if !models_ready() {
+        return;
+    }
+    let profile = tempfile::tempdir().unwrap();
+    copy_tree(&repo_root().join("samples/profile"), profile.path());
+    let index_dir = tempfile::tempdir().unwrap();
+    index_with(profile.path(), index_dir.path(), &["--no-embed"]);
+    let daemon = Daemon::start(index_dir.path());
+    let ask = |query: &str| {
+        let body = serde_json::json!({"query": query, "top_k": 3, "mode": "lexical"}).to_string();
+        let (status, reply) = daemon.post("/retrieve", &body);
+        assert_eq!(status, 200, "{reply}");
+        reply["results"][0].clone()
+    };
+    let memo = ask("how wide and deep is the alcove");
+    assert_eq!(
+        memo["metadata"]["file_path"], "Voice Memos/2024-03-08 shelf measurements.wav",
+        "{memo}"
+    );
+    let text = memo["text"].as_str().unwrap().to_lowercase();
+    assert!(text.contains("wide") && text.contains("deep"), "{memo}");
+    assert!(memo["metadata"]["end"].as_f64().unwrap() > 1.0, "{memo}");
+    let second = ask("shelves to match the counter");
+    assert!(
+        second["metadata"]["start"].as_f64().unwrap() >= 5.0,
+        "the memo's second sentence, later in it: {second}"
+    );
+    let screen = ask("sales upload to Severn at 23.15");
+    assert_eq!(
+        screen["metadata"]["file_path"], "Videos/2024-03-20 till sync walkthrough.mp4",
+        "{screen}"
+    );
+    assert!(
+        screen["text"].as_str().unwrap().starts_with("On screen:"),
+        "{screen}"
+    );
+    let spoken = ask("run the backup script by hand router");
+    assert_eq!(
+        spoken["metadata"]["file_path"], "Videos/2024-03-20 till sync walkthrough.mp4",
+        "{spoken}"
+    );
+}
