@@ -232,7 +232,7 @@ impl Whisper {
         };
         Ok(Whisper {
             encoder: super::session(environment, &encoder, threads)?,
-            decoder: super::session(environment, &decoder, 1)?,
+            decoder: super::session(environment, &decoder, threads)?,
             prompt: Vec::new(),
             tokenizer_path: tokenizer,
             vocab,
