@@ -219,7 +219,7 @@ fn route_of(target: &str) -> String {
 /// Percent-encodes a profile-relative path for a URL, keeping `/`.
 pub fn url_encode_path(path: &str) -> String {
     path.split('/')
-        .map(crate::hippocamp::url_encode)
+        .map(crate::http::hippocamp::url_encode)
         .collect::<Vec<_>>()
         .join("/")
 }

@@ -8,7 +8,7 @@
 //! single-profile clients work unchanged. Each prefix is a router of its own (the
 //! profile's engine, its own folder for `return_img` images), so a route can only ever
 //! reach its own profile's units and files. Over gRPC the `x-dentate-profile` metadata
-//! picks it ([`crate::grpc_profiles`]).
+//! picks it ([`crate::grpc::profiles`]).
 //!
 //! With a key file ([`crate::auth`]), every route but `/health` needs a key that opens
 //! the profile the route belongs to.
@@ -26,7 +26,7 @@ use serde_json::json;
 
 use crate::auth::{Denied, KeyStore};
 use crate::engine::Engine;
-use crate::hippocamp::OutputDir;
+use crate::http::hippocamp::OutputDir;
 
 /// The profile of a single-index daemon (`--index DIR`).
 pub const DEFAULT_PROFILE: &str = "default";
@@ -154,7 +154,7 @@ impl Profiles {
     }
 }
 
-pub use crate::web::UrlPrefix;
+pub use crate::http::web::UrlPrefix;
 
 /// What a profile's HTTP routes check before answering.
 #[derive(Clone)]

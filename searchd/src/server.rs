@@ -19,7 +19,7 @@ pub struct Bound {
     pub http: SocketAddr,
 }
 
-/// Who may use the daemon: API keys and the browser policy (`crate::host_check`).
+/// Who may use the daemon: API keys and the browser policy (`crate::http::host_check`).
 #[derive(Default, Clone)]
 pub struct Access {
     /// `--keys FILE`: every route but health needs a key once given.
@@ -87,7 +87,7 @@ pub async fn serve(
         .layer(crate::limits::grpc::GrpcLimitsLayer(admission.clone()))
         .add_service(health_service)
         .add_service(reflection)
-        .add_service(crate::grpc_profiles::ProfileRouter::new(
+        .add_service(crate::grpc::profiles::ProfileRouter::new(
             &profiles,
             access.keys.clone(),
             limits.max_body_bytes,
@@ -101,20 +101,22 @@ pub async fn serve(
     if let Some(keys) = &access.keys {
         crate::auth::watch_sighup(keys.clone())?;
     }
-    let policy = crate::host_check::BrowserPolicy::new(
+    let policy = crate::http::host_check::BrowserPolicy::new(
         bound.http,
         &access.allow_hosts,
         &access.cors_origins,
     );
     // The page (`/`, `/ui/…`) needs no key; the API routes behind it do.
-    let routes = crate::page::with_page(crate::profiles::http_router(
+    let routes = crate::http::page::with_page(crate::profiles::http_router(
         &profiles,
         access.keys.clone(),
-        &crate::hippocamp::OutputDir::default(),
+        &crate::http::hippocamp::OutputDir::default(),
     ));
-    let app = crate::limits::http::layer(routes, admission).layer(
-        axum::middleware::from_fn_with_state(Arc::new(policy), crate::host_check::browser_guard),
-    );
+    let app =
+        crate::limits::http::layer(routes, admission).layer(axum::middleware::from_fn_with_state(
+            Arc::new(policy),
+            crate::http::host_check::browser_guard,
+        ));
     let http = crate::limits::http::serve(http_listener, app, &limits, async move {
         let _ = http_stop.recv().await;
     });

@@ -97,7 +97,7 @@ impl ServerHandler for DentateMcp {
 
 /// The Streamable HTTP service of one profile, mounted at `/mcp`: stateless (each POST
 /// is answered on its own, in JSON), since every tool is a single request. `Host` and
-/// `Origin` are checked by the daemon's own layers (`crate::host_check`), which know
+/// `Origin` are checked by the daemon's own layers (`crate::http::host_check`), which know
 /// `--allow-host` and `--cors-origin`.
 pub fn http_service(engine: Arc<Engine>) -> StreamableHttpService<DentateMcp, NeverSessionManager> {
     let config = StreamableHttpServerConfig::default()

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::RoutineParams;
 use crate::engine::Engine;
-use crate::web::{run_blocking, HttpError};
+use crate::http::web::{run_blocking, HttpError};
 
 /// The request fields (see [`RoutineParams`]).
 #[derive(Debug, Default, Deserialize)]

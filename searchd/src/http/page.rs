@@ -41,7 +41,7 @@ macro_rules! ui {
         Asset {
             path: concat!("/ui/", $file),
             content_type: $content_type,
-            body: include_str!(concat!("../web/", $file)),
+            body: include_str!(concat!("../../web/", $file)),
         }
     };
 }
@@ -53,7 +53,7 @@ const ASSETS: &[Asset] = &[
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
-        body: include_str!("../web/index.html"),
+        body: include_str!("../../web/index.html"),
     },
     ui!("app.css", "text/css; charset=utf-8"),
     ui!("icon.svg", "image/svg+xml"),

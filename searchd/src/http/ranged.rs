@@ -106,7 +106,7 @@ pub async fn serve(
         file.seek(SeekFrom::Start(start)).await.ok()?;
     }
     headers.insert(CONTENT_LENGTH, HeaderValue::from(count));
-    let body = Body::from_stream(crate::web::file_stream(file.take(count)));
+    let body = Body::from_stream(crate::http::web::file_stream(file.take(count)));
     Some((status, headers, body).into_response())
 }
 

@@ -9,7 +9,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use crate::engine::UnitHit;
-use crate::hippocamp::UnitMetadata;
+use crate::http::hippocamp::UnitMetadata;
 
 /// A list of hits as `[{"id", "text", "score", "metadata"}]`.
 pub struct Hits<'a>(pub &'a [UnitHit]);
@@ -240,7 +240,7 @@ mod tests {
         assert_eq!(meta["file_info"]["file_path"], "Docs/Results.pdf");
         assert_eq!(
             meta["file_info"]["file_id"],
-            crate::hippocamp::numeric_id("f1")
+            crate::http::hippocamp::numeric_id("f1")
         );
         assert_eq!(
             meta["segment_info"],
@@ -266,7 +266,7 @@ mod tests {
         assert_eq!(info["attachment"], "Quote v2.PDF");
         assert_eq!(
             info["file_id"],
-            crate::hippocamp::numeric_id(&index::file_id_for("Mail/Inbox/quote.eml"))
+            crate::http::hippocamp::numeric_id(&index::file_id_for("Mail/Inbox/quote.eml"))
         );
     }
 

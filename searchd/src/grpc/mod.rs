@@ -1,5 +1,7 @@
 //! The gRPC service (`dentate.v1.Dentate`): a thin translation of [`Engine`] methods.
 
+pub mod profiles;
+
 use std::sync::Arc;
 
 use dentate_proto::v1 as pb;

@@ -33,7 +33,7 @@ use serde_json::{json, Map, Value};
 
 use crate::engine::Engine;
 use crate::error::SearchError;
-use crate::listing::{tree, ListPattern};
+use crate::http::listing::{tree, ListPattern};
 use index::{FileRecord, FileStatus, StoredUnit, UnitPath};
 
 /// Previews (`?preview=1`) are cut at this many characters unless `max_chars` says.
@@ -95,7 +95,7 @@ async fn blocking<T: Send + 'static>(
     engine: &Arc<Engine>,
     work: impl FnOnce(&Engine) -> Result<T, SearchError> + Send + 'static,
 ) -> Result<T, String> {
-    crate::web::run_blocking(engine, work)
+    crate::http::web::run_blocking(engine, work)
         .await
         .map_err(|error| error.message().to_string())
 }
@@ -404,7 +404,7 @@ async fn return_img(
     State(shared): State<Shared>,
     UrlPath(path): UrlPath<String>,
     UrlQuery(params): UrlQuery<ImageParams>,
-    prefix: Option<axum::Extension<crate::web::UrlPrefix>>,
+    prefix: Option<axum::Extension<crate::http::web::UrlPrefix>>,
 ) -> Response {
     let page = match params.page.as_deref().map(str::trim) {
         None | Some("") => None,
@@ -570,7 +570,7 @@ async fn serve_image(
 /// Streams a file with a content type guessed from its name (with range requests, so
 /// browsers can seek in audio and video).
 async fn stream_file(path: &Path, request: &HeaderMap) -> Response {
-    match crate::ranged::serve(path, content_type_of(path), request).await {
+    match crate::http::ranged::serve(path, content_type_of(path), request).await {
         Some(response) => response,
         None => not_found("File not found"),
     }

@@ -34,13 +34,22 @@
 //!   unit counts): `{"success", "data": {"files", "truncated"}, "error"}`.
 //! - HippoCamp's WebUI file API (`/api/files/list`, `/api/files`, `/api/return_txt`,
 //!   `/api/return_metadata`, `/api/return_img`, `/api/return_ori`, `/api/serve_file`, …)
-//!   is in [`crate::hippocamp`]. Paths are relative to the profile root; nothing outside
+//!   is in [`crate::http::hippocamp`]. Paths are relative to the profile root; nothing outside
 //!   it is ever served.
 //!
 //! Malformed requests get HTTP 400 with `{"error": message}`, never a 500: unknown
 //! fields (named in the message), `"top_k": 0` (leave it out for the default; over gRPC
 //! proto3 cannot tell 0 from unset, so 0 is the default there). Size, length, queue and
 //! deadline limits sit in front of every route (`crate::limits`).
+
+pub mod embed;
+pub mod hippocamp;
+pub mod hit_json;
+pub mod host_check;
+pub mod listing;
+pub mod page;
+pub mod ranged;
+pub mod web;
 
 use std::sync::Arc;
 
@@ -55,17 +64,20 @@ use serde_json::{json, Value};
 
 use crate::activity::plan::ActivitySummary;
 use crate::engine::Engine;
-use crate::hit_json::{Hits, SearchR1};
+use crate::http::hit_json::{Hits, SearchR1};
+use crate::http::web::{run_blocking, HttpError};
 use crate::query::{Mode, SearchParams};
-use crate::web::{run_blocking, HttpError};
 
 /// Builds the router.
 pub fn router(engine: Arc<Engine>) -> Router {
-    router_with_output(engine, crate::hippocamp::OutputDir::default())
+    router_with_output(engine, crate::http::hippocamp::OutputDir::default())
 }
 
 /// The router, with `return_img`'s images written to `output`.
-pub fn router_with_output(engine: Arc<Engine>, output: crate::hippocamp::OutputDir) -> Router {
+pub fn router_with_output(
+    engine: Arc<Engine>,
+    output: crate::http::hippocamp::OutputDir,
+) -> Router {
     Router::new()
         .route("/health", get(health))
         .route("/retrieve", post(retrieve))
@@ -81,7 +93,7 @@ pub fn router_with_output(engine: Arc<Engine>, output: crate::hippocamp::OutputD
         .route("/api/list_files", get(list_files))
         .route_service("/mcp", crate::mcp::http_service(engine.clone()))
         .with_state(engine.clone())
-        .merge(crate::hippocamp::router(engine, output))
+        .merge(crate::http::hippocamp::router(engine, output))
 }
 
 fn bad_request(message: impl Into<String>) -> HttpError {
@@ -417,8 +429,11 @@ async fn embed(State(engine): State<Arc<Engine>>, body: Bytes) -> Result<Json<Va
             "invalid request JSON: {e}; expected {{\"texts\": [\"...\"]}}"
         ))
     })?;
-    crate::embed::check(&request.texts)?;
-    let embedded = run_blocking(&engine, move |e| crate::embed::embed(e, &request.texts)).await?;
+    crate::http::embed::check(&request.texts)?;
+    let embedded = run_blocking(&engine, move |e| {
+        crate::http::embed::embed(e, &request.texts)
+    })
+    .await?;
     Ok(Json(serde_json::to_value(embedded).unwrap_or_default()))
 }
 

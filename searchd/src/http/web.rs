@@ -1,5 +1,5 @@
 //! HTTP plumbing shared by Dentate's routes (`crate::http`) and HippoCamp's
-//! (`crate::hippocamp`): the error reply, running engine work on a blocking thread, and
+//! (`crate::http::hippocamp`): the error reply, running engine work on a blocking thread, and
 //! streaming a file.
 
 use std::sync::Arc;
