@@ -25,18 +25,17 @@ pub const DEPTH_FACTOR: usize = 3;
 /// `limit`: spread (at most `per_file` units of a file) first, then the rest in rank
 /// order.
 pub fn spread<T>(items: Vec<(T, String, Option<String>)>, limit: usize, per_file: usize) -> Vec<T> {
-    let cap = per_file;
-    let mut per_file: std::collections::HashMap<String, usize> = Default::default();
+    let mut of_file: std::collections::HashMap<String, usize> = Default::default();
 
     let mut per_day: std::collections::HashMap<String, usize> = Default::default();
     let mut taken = Vec::with_capacity(limit.min(items.len()));
     let mut deferred = Vec::new();
     for (item, file, day) in items {
-        let file_count = per_file.entry(file).or_default();
+        let file_count = of_file.entry(file).or_default();
         let day_full = day
             .as_ref()
             .is_some_and(|d| per_day.get(d).copied().unwrap_or(0) >= PER_DAY);
-        if taken.len() < limit && *file_count < cap && !day_full {
+        if taken.len() < limit && *file_count < per_file && !day_full {
             *file_count += 1;
             if let Some(day) = day {
                 *per_day.entry(day).or_default() += 1;

@@ -598,19 +598,21 @@ impl Engine {
         let cutoff = params.cutoff;
         // A cut-off judges files, so it ranks deeper than the units it returns.
         let by_day = params.planner.diversify && plan.time.recurring;
+        // The units the reply reaches: rerank reorders the first DEPTH units even when
+        // fewer are returned.
+        let reach = if params.rerank {
+            params.top_k.max(crate::rerank::DEPTH)
+        } else {
+            params.top_k
+        };
         // Deep enough to find other files for the spread (`crate::diversify`), but no
-        // deeper than the retrievers' lists (a deeper fusion would rescale DBSF's scores);
-        // rerank reorders the first DEPTH units even when fewer are returned.
+        // deeper than the retrievers' lists (a deeper fusion would rescale DBSF's scores).
         let depth = if !cutoff.is_off() {
             params.top_k.max(CUTOFF_DEPTH)
         } else {
             (params.top_k * crate::diversify::DEPTH_FACTOR)
                 .min(params.top_k.max(FUSION_DEPTH))
-                .max(if params.rerank {
-                    crate::rerank::DEPTH
-                } else {
-                    0
-                })
+                .max(reach)
         };
         let Ranked {
             mut hits,
@@ -630,12 +632,7 @@ impl Engine {
             hits = kept;
             hits.truncate(params.top_k);
         }
-        let limit = params.top_k.max(if params.rerank {
-            crate::rerank::DEPTH
-        } else {
-            0
-        });
-        hits = spread_hits(snapshot, hits, &ready.units, limit, by_day)?;
+        hits = spread_hits(snapshot, hits, &ready.units, reach, by_day)?;
         if by_day {
             notes.push(format!(
                 "diversify: a routine question; at most {} units per file and {} per day first",

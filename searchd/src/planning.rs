@@ -117,8 +117,12 @@ pub(crate) fn plan(
 fn plan_priors(params: &SearchParams, question: &Question) -> (TimeIntent, bool, Vec<String>) {
     let mut notes = Vec::new();
     let switches = params.planner;
-    let read = question.time.clone().zip(question.reference);
-    let time = if let Some((mut intent, reference)) = read.filter(|_| switches.time) {
+    let read = question.time.clone().filter(|_| switches.time);
+    let time = if let Some(crate::question::ReadTime {
+        mut intent,
+        reference,
+    }) = read
+    {
         if !intent.topic_weekdays.is_empty() {
             notes.push(format!(
                 "time: weekday read as the topic, not a time: {:?}",

@@ -27,11 +27,16 @@ pub struct Question {
     pub asks_schedule: bool,
     /// A first-person subject with a verb of doing ("what did I edit …").
     pub doing: Option<Doing>,
-    /// The time it names, against the profile's "now" (`None`: not read, because
-    /// nothing asked for it, see [`Question::read`]).
-    pub time: Option<TimeIntent>,
-    /// The "now" the time was read against (with `time`).
-    pub reference: Option<NaiveDateTime>,
+    /// The time it names and the profile's "now" it was read against (`None`: not
+    /// read, because nothing asked for it, see [`Question::read`]).
+    pub time: Option<ReadTime>,
+}
+
+/// The time a question names, read against the profile's "now".
+#[derive(Debug, Clone)]
+pub struct ReadTime {
+    pub intent: TimeIntent,
+    pub reference: NaiveDateTime,
 }
 
 impl Question {
@@ -45,12 +50,15 @@ impl Question {
         reference: impl FnOnce() -> Result<NaiveDateTime, E>,
     ) -> Result<Question, E> {
         let doing = doing_verbs(text);
-        let reference = if wants_time || doing.is_some() {
-            Some(reference()?)
+        let time = if wants_time || doing.is_some() {
+            let reference = reference()?;
+            Some(ReadTime {
+                intent: parse_with(text, reference, weekday_sense),
+                reference,
+            })
         } else {
             None
         };
-        let time = reference.map(|now| parse_with(text, now, weekday_sense));
         Ok(Question {
             lexical: lexical_query(text),
             names: people_in(text),
@@ -58,7 +66,6 @@ impl Question {
             asks_schedule: crate::asks::asks_about_schedule(text, false),
             doing,
             time,
-            reference,
         })
     }
 
@@ -118,7 +125,7 @@ mod tests {
         let q = Question::read("what did I edit last week", false, true, now).unwrap();
         assert!(q.doing.is_some());
         let time = q.time.expect("a question about doing has its time read");
-        assert!(time.range.is_some(), "{time:?}");
+        assert!(time.intent.range.is_some(), "{time:?}");
         // A look that fails is the read's error.
         assert_eq!(
             Question::read("what did I edit last week", false, true, no_look).unwrap_err(),

@@ -116,7 +116,6 @@ impl AsrModel {
             } else {
                 dir.join("decoder.onnx")
             },
-            int8: int8_encoder || int8_decoder,
         }
     }
 
@@ -134,11 +133,14 @@ impl AsrModel {
 pub struct WhisperGraphs {
     pub encoder: PathBuf,
     pub decoder: PathBuf,
-    /// Int8 weights in either graph (`scripts/convert-whisper --int8`).
-    pub int8: bool,
 }
 
 impl WhisperGraphs {
+    /// Int8 weights in either graph (`scripts/convert-whisper --int8`).
+    pub fn int8(&self) -> bool {
+        !self.q8_suffix().is_empty()
+    }
+
     /// The marker's part for int8 graphs: `-q8` both, `-q8e` the encoder alone, `-q8d`
     /// the decoder alone, empty for none.
     fn q8_suffix(&self) -> &'static str {
@@ -832,7 +834,7 @@ mod tests {
         let base = AsrModel::Base.dir(dir.path());
         std::fs::create_dir_all(&base).unwrap();
         let float = AsrModel::Base.graphs_for(dir.path(), false, false);
-        assert!(!float.int8 && float.encoder.ends_with("whisper-base/encoder.onnx"));
+        assert!(!float.int8() && float.encoder.ends_with("whisper-base/encoder.onnx"));
         assert_ne!(
             AsrModel::Base.marker(&float, false),
             AsrModel::TinyEn.marker(&float, false)
@@ -842,16 +844,16 @@ mod tests {
             AsrModel::Base.marker(&float, false)
         );
         // The int8 graphs only when asked for and present; both only when both are.
-        assert!(!AsrModel::Base.graphs_for(dir.path(), true, true).int8);
+        assert!(!AsrModel::Base.graphs_for(dir.path(), true, true).int8());
         std::fs::write(base.join("encoder-q8.onnx"), b"").unwrap();
-        assert!(!AsrModel::Base.graphs_for(dir.path(), true, true).int8);
+        assert!(!AsrModel::Base.graphs_for(dir.path(), true, true).int8());
         let encoder = AsrModel::Base.graphs_for(dir.path(), true, false);
-        assert!(encoder.int8 && encoder.encoder.ends_with("encoder-q8.onnx"));
+        assert!(encoder.int8() && encoder.encoder.ends_with("encoder-q8.onnx"));
         assert!(encoder.decoder.ends_with("whisper-base/decoder.onnx"));
-        assert!(!AsrModel::Base.graphs_for(dir.path(), false, true).int8);
+        assert!(!AsrModel::Base.graphs_for(dir.path(), false, true).int8());
         std::fs::write(base.join("decoder-q8.onnx"), b"").unwrap();
         let int8 = AsrModel::Base.graphs_for(dir.path(), true, true);
-        assert!(int8.int8 && int8.decoder.ends_with("whisper-base/decoder-q8.onnx"));
+        assert!(int8.int8() && int8.decoder.ends_with("whisper-base/decoder-q8.onnx"));
         let decoder = AsrModel::Base.graphs_for(dir.path(), false, true);
         assert!(
             decoder.decoder.ends_with("decoder-q8.onnx")

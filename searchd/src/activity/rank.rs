@@ -51,7 +51,10 @@ pub(crate) fn plan_activity(
         }
         None => {
             // The cheap test first: most questions are not about doing.
-            let (Some(doing), Some(time)) = (question.doing.clone(), question.time.as_ref()) else {
+            let (Some(doing), Some(time)) = (
+                question.doing.clone(),
+                question.time.as_ref().map(|t| &t.intent),
+            ) else {
                 return Ok(None);
             };
             let Some(doing) = doing.at(time) else {
