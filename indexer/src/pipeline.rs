@@ -141,6 +141,19 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     let moved_to: HashSet<&str> = renames.iter().map(|(_, f)| f.rel_path.as_str()).collect();
     removed.retain(|r| !moved_from.contains(r.path.as_str()));
     to_convert.retain(|f| !moved_to.contains(f.rel_path.as_str()));
+    // Recordings last: everything else is searchable (committed) before the long work
+    // of hearing them, and they come together for the speech queue (`Stages::prepare`).
+    let recording = |f: &&WalkedFile| {
+        matches!(
+            crate::convert::sniff_type(&f.abs_path, &f.rel_path),
+            Some(converters::FileType::Audio | converters::FileType::Video)
+        )
+    };
+    let mut keyed: Vec<(bool, &WalkedFile)> =
+        to_convert.iter().map(|f| (recording(f), *f)).collect();
+    keyed.sort_by_key(|(is_recording, _)| *is_recording);
+    let first_recording = keyed.iter().position(|(is_recording, _)| *is_recording);
+    let to_convert: Vec<&WalkedFile> = keyed.into_iter().map(|(_, f)| f).collect();
     progress.planned(walked.files.len(), to_convert.len());
 
     // 2. Removals first (cheap), together with walk issues.
@@ -183,7 +196,25 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     // 3. Convert in batches; commit at intervals.
     let mut last_commit = Instant::now();
     let mut done = 0usize;
-    for batch in to_convert.chunks(options.batch_files.max(1)) {
+    let (documents, recordings) = to_convert.split_at(first_recording.unwrap_or(to_convert.len()));
+    let chunks = documents
+        .chunks(options.batch_files.max(1))
+        .map(|chunk| (chunk, false))
+        .chain(
+            recordings
+                .chunks(options.batch_files.max(1))
+                .map(|c| (c, true)),
+        );
+    for (batch, of_recordings) in chunks {
+        // Before the first recording, the documents are committed: searchable while the
+        // recordings are heard.
+        if of_recordings && summary.documents_searchable_seconds.is_none() {
+            writer.commit()?;
+            committed = writer.committed()?;
+            last_commit = Instant::now();
+            progress.committed(done);
+            summary.documents_searchable_seconds = Some(started.elapsed().as_secs_f64());
+        }
         if options.stop_requested() {
             summary.interrupted = true;
             break;
@@ -196,6 +227,15 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
                 units: &committed,
             }),
         };
+        let ahead: Vec<(&std::path::Path, &str, Option<&FileRecord>)> = batch
+            .iter()
+            .filter(|file| !gold.by_path.contains_key(&file.rel_path))
+            .map(|file| {
+                let previous = known.get(&file.rel_path);
+                (file.abs_path.as_path(), file.rel_path.as_str(), previous)
+            })
+            .collect();
+        stages.prepare(&ahead, progress);
         let results: Vec<Converted> = pool.install(|| {
             batch
                 .par_iter()

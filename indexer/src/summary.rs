@@ -66,6 +66,11 @@ pub struct RunSummary {
     #[serde(default)]
     pub activity: BTreeMap<String, u64>,
     pub seconds: f64,
+    /// Seconds from the start of the run until every converted file that is not a
+    /// recording was committed (searchable by words); recordings are converted after.
+    /// Absent when the run converted no recording.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documents_searchable_seconds: Option<f64>,
     pub embedding: EmbeddingSummary,
     /// Gold import (`--gold`): matched / unmatched / invalid Gold files.
     #[serde(default)]

@@ -264,7 +264,7 @@ fn the_media_scale_set_is_scored_against_its_known_words() {
 
 /// The sample profile speaks (`samples/generate.py`, `make_speech`): its voice memo and
 /// its screen recording are heard and read, so `scripts/demo` shows speech and screen
-/// search on a fresh machine.
+/// search on a fresh machine; its documents are committed before the recordings are heard.
 #[test]
 fn the_sample_profile_speaks() {
     if !models_ready() {
@@ -273,7 +273,15 @@ fn the_sample_profile_speaks() {
     let profile = tempfile::tempdir().unwrap();
     copy_tree(&repo_root().join("samples/profile"), profile.path());
     let index_dir = tempfile::tempdir().unwrap();
-    index_with(profile.path(), index_dir.path(), &["--no-embed"]);
+    let summary = index_with(profile.path(), index_dir.path(), &["--no-embed"]);
+    // Recordings come last: the documents were committed before any was heard.
+    let searchable = summary["documents_searchable_seconds"].as_f64().unwrap();
+    let heard = summary["media"]["asr_encoder_seconds"].as_f64().unwrap();
+    assert!(heard > 0.0, "{summary}");
+    assert!(
+        searchable + heard <= summary["seconds"].as_f64().unwrap(),
+        "documents searchable after {searchable} s: {summary}"
+    );
     let daemon = Daemon::start(index_dir.path());
     let ask = |query: &str| {
         let body = serde_json::json!({"query": query, "top_k": 3, "mode": "lexical"}).to_string();
@@ -308,4 +316,77 @@ fn the_sample_profile_speaks() {
         spoken["metadata"]["file_path"], "Videos/2024-03-20 till sync walkthrough.mp4",
         "{spoken}"
     );
+}
+
+/// Windows of several files decoded together (the speech queue the indexer fills ahead
+/// of the media stage) say what each file says when it is heard alone, each under its
+/// own file, whatever the order the files were added in.
+#[test]
+fn files_heard_together_say_what_each_says_alone() {
+    use indexer::media::{decode::Ffmpeg, speech::SpeechQueue, AsrModel, MediaSummary, Speech};
+    if !models_ready() {
+        return;
+    }
+    let root = repo_root();
+    let files = [
+        root.join("tests/fixtures/media/memo.mp3"),
+        root.join("samples/profile/Voice Memos/2024-03-08 shelf measurements.wav"),
+        root.join("samples/profile/Videos/2024-03-20 till sync walkthrough.mp4"),
+    ];
+    let ffmpeg = Ffmpeg::new(std::time::Duration::from_secs(60));
+    let audio: Vec<Vec<f32>> = files
+        .iter()
+        .map(|f| ffmpeg.audio(f, 600).unwrap())
+        .collect();
+    let mut speech = Speech::load(&root.join("models"), AsrModel::Base, 2).unwrap();
+    let words = |segments: &[indexer::media::whisper::Segment]| {
+        segments
+            .iter()
+            .map(|s| s.text.to_lowercase())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let alone: Vec<String> = audio
+        .iter()
+        .map(|samples| {
+            words(
+                &speech
+                    .transcribe(samples, &mut MediaSummary::default())
+                    .unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        alone.iter().all(|w| w.split_whitespace().count() >= 5),
+        "{alone:?}"
+    );
+    assert_ne!(alone[0], alone[1]);
+    for order in [[0usize, 1, 2], [2, 0, 1]] {
+        let mut queue = SpeechQueue::default();
+        let mut heard = Vec::new();
+        for &i in &order {
+            heard.extend(speech.add(&mut queue, i, audio[i].clone(), MediaSummary::default()));
+        }
+        assert!(queue.waiting() >= 3, "every file queued its windows");
+        while queue.waiting() > 0 {
+            heard.extend(speech.hear(&mut queue));
+        }
+        assert_eq!(heard.len(), 3);
+        for (i, segments, work) in heard {
+            let together = words(&segments.unwrap());
+            // The same words (a batch may round a near tie the other way, no more).
+            let same = together
+                .split_whitespace()
+                .zip(alone[i].split_whitespace())
+                .filter(|(a, b)| a == b)
+                .count();
+            let total = alone[i].split_whitespace().count();
+            assert!(
+                same * 20 >= total * 19,
+                "file {i} together: {together:?}\nalone: {:?}",
+                alone[i]
+            );
+            assert!(work.asr_windows >= 1 && work.asr_decoder_seconds > 0.0);
+        }
+    }
 }

@@ -130,9 +130,20 @@ struct Cli {
 /// Skipped paths listed per category in the text summary.
 const SKIPPED_SHOWN: usize = 5;
 
-struct Bar(ProgressBar);
+/// The bar, and the seconds of recordings heard so far.
+struct Bar(ProgressBar, std::sync::Mutex<f64>);
 
 impl Progress for Bar {
+    fn heard(&self, path: &str, audio_seconds: f64) {
+        let mut total = self.1.lock().unwrap_or_else(|e| e.into_inner());
+        *total += audio_seconds;
+        self.0.set_message(format!(
+            "heard {} ({:.1} min of recordings so far)",
+            shorten(path, 40),
+            *total / 60.0
+        ));
+    }
+
     fn planned(&self, walked: usize, to_convert: usize) {
         self.0.set_length(to_convert as u64);
         self.0
@@ -260,13 +271,14 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
 
     let bar = progress_bar();
     bar.enable_steady_tick(Duration::from_millis(200));
-    let summary = indexer::run(&options, &Bar(bar.clone())).with_context(|| {
-        format!(
-            "indexing {} into {} failed",
-            cli.profile.display(),
-            cli.index.display()
-        )
-    })?;
+    let summary = indexer::run(&options, &Bar(bar.clone(), std::sync::Mutex::new(0.0)))
+        .with_context(|| {
+            format!(
+                "indexing {} into {} failed",
+                cli.profile.display(),
+                cli.index.display()
+            )
+        })?;
     bar.finish_and_clear();
     let imports = indexer::activity_import::import_activity(&cli.index, &cli.import_trace)
         .context("importing activity into the index failed")?;

@@ -14,12 +14,18 @@
 //!
 //! Decoding is done by the system's ffmpeg ([`decode`]), bounded in time per file.
 
+pub mod asr;
 pub mod decode;
 pub mod frames;
+pub mod speech;
 pub mod vad;
 pub mod vocabulary;
 pub mod whisper;
 
+pub use asr::{AsrModel, WhisperGraphs};
+pub use speech::Speech;
+
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -36,123 +42,6 @@ use crate::tags::Tagger;
 /// Audio/video files whose content was analysed name the models in
 /// `FileRecord.stages.media`, so a run with (other) models available redoes the others.
 pub use index::stage::MEDIA_KEY;
-/// The speech recogniser.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum AsrModel {
-    /// Whisper base, multilingual (the language is detected per window): better
-    /// transcripts, about twice the compute of tiny.en.
-    #[default]
-    Base,
-    /// Whisper tiny.en: English only, fastest.
-    TinyEn,
-}
-
-impl AsrModel {
-    pub fn parse(name: &str) -> Option<AsrModel> {
-        match name {
-            "base" => Some(AsrModel::Base),
-            "tiny.en" | "tiny-en" => Some(AsrModel::TinyEn),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AsrModel::Base => "base",
-            AsrModel::TinyEn => "tiny.en",
-        }
-    }
-
-    /// Its folder under the models folder.
-    pub fn dir(self, models_dir: &Path) -> PathBuf {
-        models_dir.join(match self {
-            AsrModel::Base => "whisper-base",
-            AsrModel::TinyEn => "whisper-tiny-en",
-        })
-    }
-
-    /// The Whisper graphs used from `models_dir`: the float ones, or with
-    /// `DENTATE_WHISPER_GRAPH=int8` the int8 ones when both exist (`encoder-q8.onnx`,
-    /// `decoder-q8.onnx`, made by `scripts/convert-whisper --int8`; not fetched by
-    /// default: 1.6x faster, but they cost retrieval quality, see `docs/benchmarks.md`);
-    /// `int8-encoder` or `int8-decoder` the int8 form of that graph alone (when it
-    /// exists), for measuring each part's cost.
-    pub fn graphs(self, models_dir: &Path) -> WhisperGraphs {
-        let wanted = std::env::var("DENTATE_WHISPER_GRAPH").unwrap_or_default();
-        let (encoder, decoder) = match wanted.as_str() {
-            "int8" => (true, true),
-            "int8-encoder" => (true, false),
-            "int8-decoder" => (false, true),
-            _ => (false, false),
-        };
-        self.graphs_for(models_dir, encoder, decoder)
-    }
-
-    fn graphs_for(
-        self,
-        models_dir: &Path,
-        int8_encoder: bool,
-        int8_decoder: bool,
-    ) -> WhisperGraphs {
-        let dir = self.dir(models_dir);
-        let (q8_encoder, q8_decoder) = (dir.join("encoder-q8.onnx"), dir.join("decoder-q8.onnx"));
-        // Both int8 only when both exist (the old rule for `int8`); one alone when it does.
-        let both = int8_encoder && int8_decoder;
-        let ready = if both {
-            q8_encoder.exists() && q8_decoder.exists()
-        } else {
-            true
-        };
-        let int8_encoder = int8_encoder && ready && q8_encoder.exists();
-        let int8_decoder = int8_decoder && ready && q8_decoder.exists();
-        WhisperGraphs {
-            encoder: if int8_encoder {
-                q8_encoder
-            } else {
-                dir.join("encoder.onnx")
-            },
-            decoder: if int8_decoder {
-                q8_decoder
-            } else {
-                dir.join("decoder.onnx")
-            },
-        }
-    }
-
-    /// Value of [`MEDIA_KEY`] for files analysed with this model and `graphs` (an int8
-    /// graph changes it; `names`: with the profile's names as Whisper's prompt).
-    pub fn marker(self, graphs: &WhisperGraphs, names: bool) -> String {
-        let q8 = graphs.q8_suffix();
-        let names = if names { "+names" } else { "" };
-        format!("silero6+whisper-{}{q8}{names}+ppocrv5", self.as_str())
-    }
-}
-
-/// The two Whisper graphs a run uses.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WhisperGraphs {
-    pub encoder: PathBuf,
-    pub decoder: PathBuf,
-}
-
-impl WhisperGraphs {
-    /// Int8 weights in either graph (`scripts/convert-whisper --int8`).
-    pub fn int8(&self) -> bool {
-        !self.q8_suffix().is_empty()
-    }
-
-    /// The marker's part for int8 graphs: `-q8` both, `-q8e` the encoder alone, `-q8d`
-    /// the decoder alone, empty for none.
-    fn q8_suffix(&self) -> &'static str {
-        let q8 = |path: &Path| path.to_string_lossy().ends_with("-q8.onnx");
-        match (q8(&self.encoder), q8(&self.decoder)) {
-            (true, true) => "-q8",
-            (true, false) => "-q8e",
-            (false, true) => "-q8d",
-            (false, false) => "",
-        }
-    }
-}
 /// Longest stretch of a file that is analysed.
 pub const MAX_MEDIA_SECONDS: u32 = 4 * 3600;
 /// Field of a media unit saying where its text comes from: `speech` or `screen`.
@@ -197,81 +86,6 @@ fn session(
     threads: usize,
 ) -> Result<Session, MediaError> {
     Ok(crate::onnx::session(environment, path, threads)?)
-}
-
-/// The speech models.
-pub struct Speech {
-    vad: vad::Vad,
-    whisper: whisper::Whisper,
-}
-
-impl Speech {
-    pub fn load(models_dir: &Path, asr: AsrModel, threads: usize) -> Result<Speech, MediaError> {
-        Speech::load_graphs(models_dir, asr, &asr.graphs(models_dir), threads)
-    }
-
-    /// Loads the speech models with these Whisper `graphs` (see [`AsrModel::graphs`]).
-    pub fn load_graphs(
-        models_dir: &Path,
-        asr: AsrModel,
-        graphs: &WhisperGraphs,
-        threads: usize,
-    ) -> Result<Speech, MediaError> {
-        let environment = crate::onnx::runtime(models_dir)?;
-        Ok(Speech {
-            vad: vad::Vad::load(&environment, models_dir)?,
-            whisper: whisper::Whisper::load(&environment, &asr.dir(models_dir), graphs, threads)?,
-        })
-    }
-
-    /// Gives Whisper an initial prompt (see [`whisper`]); returns its number of tokens.
-    pub fn set_prompt(&mut self, text: &str) -> Result<usize, MediaError> {
-        self.whisper.set_prompt(text)
-    }
-
-    /// Speech segments of 16 kHz mono `samples`, with absolute times.
-    pub fn transcribe(
-        &mut self,
-        samples: &[f32],
-        stats: &mut MediaSummary,
-    ) -> Result<Vec<whisper::Segment>, MediaError> {
-        let started = Instant::now();
-        let probabilities = self.vad.probabilities(samples)?;
-        let total_ms = (samples.len() as u64 * 1000) / decode::SAMPLE_RATE as u64;
-        let windows = vad::windows(
-            &vad::speech_segments(&probabilities, total_ms),
-            &probabilities,
-        );
-        stats.vad_seconds += started.elapsed().as_secs_f64();
-        let mut segments = Vec::new();
-        let at = |ms: u64| (ms as usize * decode::SAMPLE_RATE / 1000).min(samples.len());
-        for window in windows {
-            let mut start_ms = window.start_ms;
-            // A window is re-entered where a decode stopped early (Whisper's seek).
-            while window.end_ms.saturating_sub(start_ms) >= 500 {
-                let transcript = self
-                    .whisper
-                    .transcribe(&samples[at(start_ms)..at(window.end_ms)])?;
-                stats.asr_windows += 1;
-                stats.asr_encoder_seconds += transcript.encoder_s;
-                stats.asr_decoder_seconds += transcript.decoder_s;
-                let offset = start_ms as f64 / 1000.0;
-                let window_end = window.end_ms as f64 / 1000.0;
-                let language = transcript.language.clone();
-                segments.extend(transcript.segments.into_iter().map(|s| whisper::Segment {
-                    start_s: offset + s.start_s,
-                    end_s: (offset + s.end_s).min(window_end),
-                    text: s.text,
-                    language: language.clone(),
-                }));
-                match transcript.resume_at {
-                    Some(resume) if resume >= 1.0 => start_ms += (resume * 1000.0) as u64,
-                    _ => break,
-                }
-            }
-        }
-        Ok(segments)
-    }
 }
 
 /// Whisper's prompt for the profile of `files` (`(relative path, path on disk, size)`,
@@ -381,8 +195,17 @@ pub struct MediaStage {
     names: bool,
     name_sources: Mutex<Vec<(String, PathBuf, u64)>>,
     speech: OnceLock<Result<Mutex<Speech>, String>>,
+    /// Speech heard ahead by [`MediaStage::prepare`], by path, until the file's turn.
+    prepared: Mutex<HashMap<PathBuf, Prepared>>,
     stats: Mutex<MediaSummary>,
 }
+
+/// A file's speech heard ahead: its segments (or why there are none) and the work.
+type Prepared = (Result<Vec<whisper::Segment>, String>, MediaSummary);
+
+/// Audio held by [`MediaStage::prepare`] for files not heard yet, beyond which it hears
+/// what is queued before it decodes the next file.
+const PREPARE_HELD_BYTES: usize = 256 << 20;
 
 impl MediaStage {
     pub fn new(
@@ -419,6 +242,7 @@ impl MediaStage {
             names,
             name_sources: Mutex::new(Vec::new()),
             speech: OnceLock::new(),
+            prepared: Mutex::new(HashMap::new()),
             stats: Mutex::new(MediaSummary::default()),
         }
     }
@@ -491,19 +315,32 @@ impl MediaStage {
             ..MediaSummary::default()
         };
         let mut notes = Vec::new();
-        // Speech.
+        // Speech, heard ahead with other files' or now.
+        let prepared = self
+            .prepared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(path);
         let started = Instant::now();
-        match self.ffmpeg.audio(path, MAX_MEDIA_SECONDS) {
-            Ok(samples) => {
-                stats.decode_seconds += started.elapsed().as_secs_f64();
-                stats.audio_seconds += samples.len() as f64 / decode::SAMPLE_RATE as f64;
-                match self.speech_units(&samples, created, &mut stats) {
-                    Ok(speech) => units.extend(speech),
-                    Err(error) => notes.push(format!("speech recognition failed: {error}")),
-                }
+        if let Some((segments, work)) = prepared {
+            stats.add(&work);
+            match segments {
+                Ok(segments) => units.extend(speech_units(segments, created, &mut stats)),
+                Err(error) => notes.push(format!("speech recognition failed: {error}")),
             }
-            Err(decode::DecodeError::NoStream(_)) => {}
-            Err(error) => notes.push(format!("audio: {error}")),
+        } else {
+            match self.ffmpeg.audio(path, MAX_MEDIA_SECONDS) {
+                Ok(samples) => {
+                    stats.decode_seconds += started.elapsed().as_secs_f64();
+                    stats.audio_seconds += samples.len() as f64 / decode::SAMPLE_RATE as f64;
+                    match self.speech_units(&samples, created, &mut stats) {
+                        Ok(speech) => units.extend(speech),
+                        Err(error) => notes.push(format!("speech recognition failed: {error}")),
+                    }
+                }
+                Err(decode::DecodeError::NoStream(_)) => {}
+                Err(error) => notes.push(format!("audio: {error}")),
+            }
         }
         // Screen text. Without OCR (off, or its models missing: the run's choice, reported
         // in the OCR summary) the frames are not read, which is no damage to the file.
@@ -538,6 +375,17 @@ impl MediaStage {
         self.stats.lock().unwrap_or_else(|e| e.into_inner()).carried += 1;
     }
 
+    /// The speech models, loaded on first use.
+    fn speech(&self) -> Result<&Mutex<Speech>, MediaError> {
+        crate::onnx::load_once(&self.speech, true, "speech recognition", || {
+            self.load_speech()
+        })
+        .ok_or_else(|| {
+            let why = self.speech.get().and_then(|r| r.as_ref().err());
+            MediaError::model(why.cloned().unwrap_or_default())
+        })
+    }
+
     fn speech_units(
         &self,
         samples: &[f32],
@@ -547,13 +395,7 @@ impl MediaStage {
         if samples.len() < decode::SAMPLE_RATE / 4 {
             return Ok(Vec::new());
         }
-        let speech = crate::onnx::load_once(&self.speech, true, "speech recognition", || {
-            self.load_speech()
-        })
-        .ok_or_else(|| {
-            let why = self.speech.get().and_then(|r| r.as_ref().err());
-            MediaError::model(why.cloned().unwrap_or_default())
-        })?;
+        let speech = self.speech()?;
         let segments = {
             let mut speech = speech.lock().unwrap_or_else(|e| e.into_inner());
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -561,19 +403,76 @@ impl MediaStage {
             }))
             .map_err(|_| MediaError::model("speech recognition panicked"))??
         };
-        let segments = sentences(segments);
-        stats.speech_units += segments.len() as u64;
-        Ok(segments
-            .into_iter()
-            .map(|s| {
-                let (start_ms, end_ms) = ((s.start_s * 1000.0) as u64, (s.end_s * 1000.0) as u64);
-                let mut unit = media_unit(start_ms, end_ms, "speech", s.text, created);
-                if let Some(language) = s.language {
-                    unit.fields.insert(LANGUAGE_KEY.into(), language);
+        Ok(speech_units(segments, created, stats))
+    }
+
+    /// Hears the speech of these audio and video files (on disk) ahead of the stage,
+    /// their windows decoded together (see [`speech`]); each file's
+    /// [`MediaStage::apply`] then takes its segments instead of hearing it alone. A
+    /// file that ffmpeg cannot read is left to `apply`, which reports it. `heard` is
+    /// told each file's path and seconds of audio as it is done.
+    pub fn prepare(&self, files: &[&Path], heard_one: &dyn Fn(&Path, f64)) {
+        if self.available.is_err() || files.len() < 2 {
+            return;
+        }
+        let Ok(speech) = self.speech() else {
+            return;
+        };
+        let mut speech = speech.lock().unwrap_or_else(|e| e.into_inner());
+        let heard = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // ffmpeg decodes the next files while Whisper hears the queued windows; at
+            // most two decoded files wait.
+            std::thread::scope(|scope| {
+                let (send, decoded) = std::sync::mpsc::sync_channel(1);
+                scope.spawn(move || {
+                    for &path in files {
+                        let started = Instant::now();
+                        let Ok(samples) = self.ffmpeg.audio(path, MAX_MEDIA_SECONDS) else {
+                            continue;
+                        };
+                        let work = MediaSummary {
+                            decode_seconds: started.elapsed().as_secs_f64(),
+                            audio_seconds: samples.len() as f64 / decode::SAMPLE_RATE as f64,
+                            ..MediaSummary::default()
+                        };
+                        if samples.len() >= decode::SAMPLE_RATE / 4
+                            && send.send((path, samples, work)).is_err()
+                        {
+                            break;
+                        }
+                    }
+                });
+                let mut queue = speech::SpeechQueue::default();
+                let mut heard = Vec::new();
+                let mut done = |files: Vec<speech::Heard<PathBuf>>| {
+                    for (path, _, work) in &files {
+                        heard_one(path, work.audio_seconds);
+                    }
+                    heard.extend(files);
+                };
+                for (path, samples, work) in decoded {
+                    done(speech.add(&mut queue, path.to_path_buf(), samples, work));
+                    while queue.waiting() >= whisper::MAX_BATCH
+                        || (queue.waiting() > 0 && queue.held_bytes() > PREPARE_HELD_BYTES)
+                    {
+                        done(speech.hear(&mut queue));
+                    }
                 }
-                unit
+                while queue.waiting() > 0 {
+                    done(speech.hear(&mut queue));
+                }
+                heard
             })
-            .collect())
+        }));
+        // A panic leaves the files to `apply`, which hears them one by one.
+        let Ok(heard) = heard else {
+            tracing::warn!("speech recognition panicked while hearing files together");
+            return;
+        };
+        let mut prepared = self.prepared.lock().unwrap_or_else(|e| e.into_inner());
+        for (path, segments, work) in heard {
+            prepared.insert(path, (segments, work));
+        }
     }
 
     fn screen_units(
@@ -696,6 +595,27 @@ impl MediaStage {
         }
         summary
     }
+}
+
+/// Speech units of a file's segments, joined into sentences.
+fn speech_units(
+    segments: Vec<whisper::Segment>,
+    created: Option<DateTime<FixedOffset>>,
+    stats: &mut MediaSummary,
+) -> Vec<Unit> {
+    let segments = sentences(segments);
+    stats.speech_units += segments.len() as u64;
+    segments
+        .into_iter()
+        .map(|s| {
+            let (start_ms, end_ms) = ((s.start_s * 1000.0) as u64, (s.end_s * 1000.0) as u64);
+            let mut unit = media_unit(start_ms, end_ms, "speech", s.text, created);
+            if let Some(language) = s.language {
+                unit.fields.insert(LANGUAGE_KEY.into(), language);
+            }
+            unit
+        })
+        .collect()
 }
 
 /// Joins Whisper's segments (often half-sentences) into sentences: a unit ends at
@@ -823,51 +743,6 @@ mod tests {
             ]
         );
         assert!(joined[0].text.contains("for you ask what"));
-    }
-
-    #[test]
-    fn asr_models_have_their_own_folder_and_marker() {
-        assert_eq!(AsrModel::default(), AsrModel::Base);
-        assert_eq!(AsrModel::parse("tiny.en"), Some(AsrModel::TinyEn));
-        assert_eq!(AsrModel::parse("large"), None);
-        let dir = tempfile::tempdir().unwrap();
-        let base = AsrModel::Base.dir(dir.path());
-        std::fs::create_dir_all(&base).unwrap();
-        let float = AsrModel::Base.graphs_for(dir.path(), false, false);
-        assert!(!float.int8() && float.encoder.ends_with("whisper-base/encoder.onnx"));
-        assert_ne!(
-            AsrModel::Base.marker(&float, false),
-            AsrModel::TinyEn.marker(&float, false)
-        );
-        assert_ne!(
-            AsrModel::Base.marker(&float, true),
-            AsrModel::Base.marker(&float, false)
-        );
-        // The int8 graphs only when asked for and present; both only when both are.
-        assert!(!AsrModel::Base.graphs_for(dir.path(), true, true).int8());
-        std::fs::write(base.join("encoder-q8.onnx"), b"").unwrap();
-        assert!(!AsrModel::Base.graphs_for(dir.path(), true, true).int8());
-        let encoder = AsrModel::Base.graphs_for(dir.path(), true, false);
-        assert!(encoder.int8() && encoder.encoder.ends_with("encoder-q8.onnx"));
-        assert!(encoder.decoder.ends_with("whisper-base/decoder.onnx"));
-        assert!(!AsrModel::Base.graphs_for(dir.path(), false, true).int8());
-        std::fs::write(base.join("decoder-q8.onnx"), b"").unwrap();
-        let int8 = AsrModel::Base.graphs_for(dir.path(), true, true);
-        assert!(int8.int8() && int8.decoder.ends_with("whisper-base/decoder-q8.onnx"));
-        let decoder = AsrModel::Base.graphs_for(dir.path(), false, true);
-        assert!(
-            decoder.decoder.ends_with("decoder-q8.onnx")
-                && decoder.encoder.ends_with("encoder.onnx")
-        );
-        // Each form has its own marker: a file analysed with another is analysed again.
-        let markers: std::collections::HashSet<String> = [&float, &encoder, &decoder, &int8]
-            .into_iter()
-            .map(|g| AsrModel::Base.marker(g, false))
-            .collect();
-        assert_eq!(markers.len(), 4);
-        assert!(AsrModel::TinyEn
-            .dir(Path::new("m"))
-            .ends_with("whisper-tiny-en"));
     }
 
     #[test]

@@ -166,6 +166,39 @@ impl Stages {
         }
     }
 
+    /// Work done ahead for a chunk of files about to be converted, across files where
+    /// that is cheaper than one by one: the speech of its audio and video files, heard
+    /// together (see [`MediaStage::prepare`]). `files` are `(path on disk, relative path,
+    /// the file's record before this run)`; a file whose earlier analysis this run
+    /// carries over is left out.
+    pub fn prepare(
+        &self,
+        files: &[(&Path, &str, Option<&FileRecord>)],
+        progress: &dyn crate::options::Progress,
+    ) {
+        let Some(media) = self.media.as_ref().filter(|m| m.available()) else {
+            return;
+        };
+        let stage = media::Media::new(media.clone(), self.models.clone());
+        let recordings: Vec<(&Path, &str)> = files
+            .iter()
+            .filter(|(_, _, earlier)| !earlier.is_some_and(|r| stage.holds(r)))
+            .filter(|(on_disk, rel, _)| {
+                matches!(
+                    crate::convert::sniff_type(on_disk, rel),
+                    Some(FileType::Audio | FileType::Video)
+                )
+            })
+            .map(|(on_disk, rel, _)| (*on_disk, *rel))
+            .collect();
+        let paths: Vec<&Path> = recordings.iter().map(|(on_disk, _)| *on_disk).collect();
+        media.prepare(&paths, &|on_disk, seconds| {
+            if let Some((_, rel)) = recordings.iter().find(|(p, _)| *p == on_disk) {
+                progress.heard(rel, seconds);
+            }
+        });
+    }
+
     /// The single staleness test: an indexed, converted file that some stage owes work.
     pub fn owed(&self, record: &FileRecord) -> bool {
         record.status == FileStatus::Indexed
