@@ -203,9 +203,9 @@ pub struct MediaStage {
 /// A file's speech heard ahead: its segments (or why there are none) and the work.
 type Prepared = (Result<Vec<whisper::Segment>, String>, MediaSummary);
 
-/// Audio held by [`MediaStage::prepare`] for files not heard yet, beyond which it hears
-/// what is queued before it decodes the next file.
-const PREPARE_HELD_BYTES: usize = 256 << 20;
+/// Audio held by [`MediaStage::prepare`] for files not heard yet (64 MB: 17 minutes),
+/// beyond which it hears what is queued before it decodes the next file.
+const PREPARE_HELD_BYTES: usize = 64 << 20;
 
 impl MediaStage {
     pub fn new(
@@ -420,12 +420,23 @@ impl MediaStage {
         };
         let mut speech = speech.lock().unwrap_or_else(|e| e.into_inner());
         let heard = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            // ffmpeg decodes the next files while Whisper hears the queued windows; at
-            // most two decoded files wait.
+            // ffmpeg decodes the next files while Whisper hears the queued windows.
+            // Audio decoded and not heard yet: sent to Whisper's thread and not taken
+            // (`pending`), and held in its queue (`held`). The decoding thread runs ahead
+            // only while their sum is under PREPARE_HELD_BYTES, so at most the budget (or
+            // one long file) and the file being decoded are held.
+            use std::sync::atomic::{AtomicUsize, Ordering};
+            let (pending, held) = (&AtomicUsize::new(0), &AtomicUsize::new(0));
+            let bytes = |samples: &[f32]| std::mem::size_of_val(samples);
             std::thread::scope(|scope| {
-                let (send, decoded) = std::sync::mpsc::sync_channel(1);
+                let (send, decoded) = std::sync::mpsc::channel();
                 scope.spawn(move || {
                     for &path in files {
+                        while pending.load(Ordering::Acquire) + held.load(Ordering::Acquire)
+                            > PREPARE_HELD_BYTES
+                        {
+                            std::thread::sleep(Duration::from_millis(20));
+                        }
                         let started = Instant::now();
                         let Ok(samples) = self.ffmpeg.audio(path, MAX_MEDIA_SECONDS) else {
                             continue;
@@ -435,9 +446,11 @@ impl MediaStage {
                             audio_seconds: samples.len() as f64 / decode::SAMPLE_RATE as f64,
                             ..MediaSummary::default()
                         };
-                        if samples.len() >= decode::SAMPLE_RATE / 4
-                            && send.send((path, samples, work)).is_err()
-                        {
+                        if samples.len() < decode::SAMPLE_RATE / 4 {
+                            continue;
+                        }
+                        pending.fetch_add(bytes(&samples), Ordering::AcqRel);
+                        if send.send((path, samples, work)).is_err() {
                             break;
                         }
                     }
@@ -451,12 +464,14 @@ impl MediaStage {
                     heard.extend(files);
                 };
                 for (path, samples, work) in decoded {
+                    pending.fetch_sub(bytes(&samples), Ordering::AcqRel);
                     done(speech.add(&mut queue, path.to_path_buf(), samples, work));
                     while queue.waiting() >= whisper::MAX_BATCH
                         || (queue.waiting() > 0 && queue.held_bytes() > PREPARE_HELD_BYTES)
                     {
                         done(speech.hear(&mut queue));
                     }
+                    held.store(queue.held_bytes(), Ordering::Release);
                 }
                 while queue.waiting() > 0 {
                     done(speech.hear(&mut queue));

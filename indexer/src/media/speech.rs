@@ -60,6 +60,50 @@ impl<K> Default for SpeechQueue<K> {
 }
 
 impl<K> SpeechQueue<K> {
+    /// Adds a file's audio with its VAD `windows` (see [`vad::Vad::windows_of`]);
+    /// returns it at once when it has no window (silence, or too short) or its VAD
+    /// failed.
+    pub fn push(
+        &mut self,
+        key: K,
+        samples: Vec<f32>,
+        windows: Result<Vec<vad::Span>, MediaError>,
+        stats: MediaSummary,
+    ) -> Vec<Heard<K>> {
+        let windows = match windows {
+            Ok(windows) => windows,
+            Err(error) => return vec![(key, Err(error.to_string()), stats)],
+        };
+        let file = self.next;
+        self.next += 1;
+        let before = self.windows.len();
+        self.windows.extend(
+            windows
+                .iter()
+                .filter(|w| w.end_ms.saturating_sub(w.start_ms) >= 500)
+                .map(|w| Window {
+                    file,
+                    start_ms: w.start_ms,
+                    end_ms: w.end_ms,
+                }),
+        );
+        let waiting = self.windows.len() - before;
+        if waiting == 0 {
+            return vec![(key, Ok(Vec::new()), stats)];
+        }
+        self.open.insert(
+            file,
+            Open {
+                key,
+                samples,
+                segments: Vec::new(),
+                waiting,
+                stats,
+            },
+        );
+        Vec::new()
+    }
+
     /// Windows waiting.
     pub fn waiting(&self) -> usize {
         self.windows.len()
@@ -126,44 +170,9 @@ impl Speech {
         mut stats: MediaSummary,
     ) -> Vec<Heard<K>> {
         let started = Instant::now();
-        let probabilities = match self.vad.probabilities(&samples) {
-            Ok(p) => p,
-            Err(error) => return vec![(key, Err(error.to_string()), stats)],
-        };
-        let total_ms = (samples.len() as u64 * 1000) / decode::SAMPLE_RATE as u64;
-        let windows = vad::windows(
-            &vad::speech_segments(&probabilities, total_ms),
-            &probabilities,
-        );
+        let windows = self.vad.windows_of(&samples);
         stats.vad_seconds += started.elapsed().as_secs_f64();
-        let file = queue.next;
-        queue.next += 1;
-        let before = queue.windows.len();
-        queue.windows.extend(
-            windows
-                .iter()
-                .filter(|w| w.end_ms.saturating_sub(w.start_ms) >= 500)
-                .map(|w| Window {
-                    file,
-                    start_ms: w.start_ms,
-                    end_ms: w.end_ms,
-                }),
-        );
-        let waiting = queue.windows.len() - before;
-        if waiting == 0 {
-            return vec![(key, Ok(Vec::new()), stats)];
-        }
-        queue.open.insert(
-            file,
-            Open {
-                key,
-                samples,
-                segments: Vec::new(),
-                waiting,
-                stats,
-            },
-        );
-        Vec::new()
+        queue.push(key, samples, windows, stats)
     }
 
     /// Hears the next [`whisper::MAX_BATCH`] windows of `queue`; returns the files

@@ -58,6 +58,16 @@ impl Vad {
         })
     }
 
+    /// The recognition windows of 16 kHz `samples` (see [`windows`]).
+    pub fn windows_of(&mut self, samples: &[f32]) -> Result<Vec<Span>, MediaError> {
+        let probabilities = self.probabilities(samples)?;
+        let total_ms = (samples.len() as u64 * 1000) / super::decode::SAMPLE_RATE as u64;
+        Ok(windows(
+            &speech_segments(&probabilities, total_ms),
+            &probabilities,
+        ))
+    }
+
     /// Speech probability of each 32 ms chunk of 16 kHz `samples`.
     pub fn probabilities(&mut self, samples: &[f32]) -> Result<Vec<f32>, MediaError> {
         let mut state = vec![0f32; 2 * 128];
