@@ -57,17 +57,6 @@ fn read_tail(file: &WalkedFile, file_type: FileType) -> Vec<u8> {
         .unwrap_or_default()
 }
 
-/// The type of the file at `on_disk` (named `rel_path`), from its first bytes.
-pub fn sniff_type(on_disk: &std::path::Path, rel_path: &str) -> Option<FileType> {
-    let mut head = Vec::with_capacity(converters::detect::SNIFF_LEN);
-    std::fs::File::open(on_disk)
-        .ok()?
-        .take(converters::detect::SNIFF_LEN as u64)
-        .read_to_end(&mut head)
-        .ok()?;
-    Some(converters::detect(rel_path, &head))
-}
-
 fn read_file(file: &WalkedFile) -> Result<(FileType, Vec<u8>), std::io::Error> {
     let mut handle = std::fs::File::open(&file.abs_path)?;
     let mut head = Vec::with_capacity(converters::detect::SNIFF_LEN);

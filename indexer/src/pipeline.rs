@@ -145,7 +145,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
     // of hearing them, and they come together for the speech queue (`Stages::prepare`).
     let recording = |f: &&WalkedFile| {
         matches!(
-            crate::convert::sniff_type(&f.abs_path, &f.rel_path),
+            crate::walk::sniff_type(&f.abs_path, &f.rel_path),
             Some(converters::FileType::Audio | converters::FileType::Video)
         )
     };

@@ -328,6 +328,18 @@ fn junk_reason(entry: &DirEntry) -> Option<&'static str> {
     None
 }
 
+/// The type of the file at `on_disk` (named `rel_path`), from its first bytes.
+pub fn sniff_type(on_disk: &Path, rel_path: &str) -> Option<converters::FileType> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(converters::detect::SNIFF_LEN);
+    std::fs::File::open(on_disk)
+        .ok()?
+        .take(converters::detect::SNIFF_LEN as u64)
+        .read_to_end(&mut head)
+        .ok()?;
+    Some(converters::detect(rel_path, &head))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -185,7 +185,7 @@ impl Stages {
             .filter(|(_, _, earlier)| !earlier.is_some_and(|r| stage.holds(r)))
             .filter(|(on_disk, rel, _)| {
                 matches!(
-                    crate::convert::sniff_type(on_disk, rel),
+                    crate::walk::sniff_type(on_disk, rel),
                     Some(FileType::Audio | FileType::Video)
                 )
             })
