@@ -334,7 +334,7 @@ fn files_heard_together_say_what_each_says_alone() {
         root.join("samples/profile/Videos/2024-03-20 till sync walkthrough.mp4"),
     ];
     let ffmpeg = Ffmpeg::new(std::time::Duration::from_secs(60));
-    let audio: Vec<Vec<f32>> = files
+    let audio: Vec<Vec<i16>> = files
         .iter()
         .map(|f| ffmpeg.audio(f, 600).unwrap())
         .collect();

@@ -203,7 +203,7 @@ pub struct MediaStage {
 /// A file's speech heard ahead: its segments (or why there are none) and the work.
 type Prepared = (Result<Vec<whisper::Segment>, String>, MediaSummary);
 
-/// Audio held by [`MediaStage::prepare`] for files not heard yet (64 MB: 17 minutes),
+/// Audio held by [`MediaStage::prepare`] for files not heard yet (64 MB: 35 minutes),
 /// beyond which it hears what is queued before it decodes the next file.
 const PREPARE_HELD_BYTES: usize = 64 << 20;
 
@@ -388,7 +388,7 @@ impl MediaStage {
 
     fn speech_units(
         &self,
-        samples: &[f32],
+        samples: &[i16],
         created: Option<DateTime<FixedOffset>>,
         stats: &mut MediaSummary,
     ) -> Result<Vec<Unit>, MediaError> {
@@ -427,7 +427,7 @@ impl MediaStage {
             // one long file) and the file being decoded are held.
             use std::sync::atomic::{AtomicUsize, Ordering};
             let (pending, held) = (&AtomicUsize::new(0), &AtomicUsize::new(0));
-            let bytes = |samples: &[f32]| std::mem::size_of_val(samples);
+            let bytes = |samples: &[i16]| std::mem::size_of_val(samples);
             std::thread::scope(|scope| {
                 let (send, decoded) = std::sync::mpsc::channel();
                 scope.spawn(move || {

@@ -20,6 +20,10 @@ pub struct Speech {
     whisper: whisper::Whisper,
 }
 
+/// Audio held (16-bit samples: 17 minutes) above which a batch is half as large, so that
+/// a long recording and the batch's encoder output stay within the indexer's 1 GB.
+const HELD_FOR_HALF_BATCH: usize = 32 << 20;
+
 /// A window of a queued file, in ms of its audio.
 #[derive(Debug, Clone, Copy)]
 struct Window {
@@ -31,7 +35,7 @@ struct Window {
 /// A file whose windows are not all heard yet.
 struct Open<K> {
     key: K,
-    samples: Vec<f32>,
+    samples: Vec<i16>,
     segments: Vec<whisper::Segment>,
     /// Its windows in the queue.
     waiting: usize,
@@ -66,7 +70,7 @@ impl<K> SpeechQueue<K> {
     pub fn push(
         &mut self,
         key: K,
-        samples: Vec<f32>,
+        samples: Vec<i16>,
         windows: Result<Vec<vad::Span>, MediaError>,
         stats: MediaSummary,
     ) -> Vec<Heard<K>> {
@@ -113,7 +117,7 @@ impl<K> SpeechQueue<K> {
     pub fn held_bytes(&self) -> usize {
         self.open
             .values()
-            .map(|o| o.samples.len() * std::mem::size_of::<f32>())
+            .map(|o| std::mem::size_of_val(o.samples.as_slice()))
             .sum()
     }
 }
@@ -145,7 +149,7 @@ impl Speech {
     /// Speech segments of 16 kHz mono `samples`, with absolute times.
     pub fn transcribe(
         &mut self,
-        samples: &[f32],
+        samples: &[i16],
         stats: &mut MediaSummary,
     ) -> Result<Vec<whisper::Segment>, MediaError> {
         let mut queue = SpeechQueue::default();
@@ -166,7 +170,7 @@ impl Speech {
         &mut self,
         queue: &mut SpeechQueue<K>,
         key: K,
-        samples: Vec<f32>,
+        samples: Vec<i16>,
         mut stats: MediaSummary,
     ) -> Vec<Heard<K>> {
         let started = Instant::now();
@@ -178,20 +182,28 @@ impl Speech {
     /// Hears the next [`whisper::MAX_BATCH`] windows of `queue`; returns the files
     /// that are now done. A failed batch fails its files (their other windows go).
     pub fn hear<K>(&mut self, queue: &mut SpeechQueue<K>) -> Vec<Heard<K>> {
-        let take = queue.windows.len().min(whisper::MAX_BATCH);
+        // Each window of a batch holds 36 MB of encoder output (Whisper base): with more
+        // than HELD_FOR_HALF_BATCH of audio held (a long recording), half as many.
+        let most = if queue.held_bytes() > HELD_FOR_HALF_BATCH {
+            whisper::MAX_BATCH / 2
+        } else {
+            whisper::MAX_BATCH
+        };
+        let take = queue.windows.len().min(most.max(1));
         let batch: Vec<Window> = queue.windows.drain(..take).collect();
-        let at = |samples: &[f32], ms: u64| {
+        let at = |samples: &[i16], ms: u64| {
             (ms as usize * decode::SAMPLE_RATE / 1000).min(samples.len())
         };
         let heard = {
-            let audio: Vec<&[f32]> = batch
+            let audio: Vec<Vec<f32>> = batch
                 .iter()
                 .map(|w| {
                     let samples = &queue.open[&w.file].samples;
-                    &samples[at(samples, w.start_ms)..at(samples, w.end_ms)]
+                    decode::to_float(&samples[at(samples, w.start_ms)..at(samples, w.end_ms)])
                 })
                 .collect();
-            self.whisper.transcribe_batch(&audio)
+            let views: Vec<&[f32]> = audio.iter().map(Vec::as_slice).collect();
+            self.whisper.transcribe_batch(&views)
         };
         let mut done = Vec::new();
         let transcripts = match heard {

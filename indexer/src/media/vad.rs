@@ -59,7 +59,7 @@ impl Vad {
     }
 
     /// The recognition windows of 16 kHz `samples` (see [`windows`]).
-    pub fn windows_of(&mut self, samples: &[f32]) -> Result<Vec<Span>, MediaError> {
+    pub fn windows_of(&mut self, samples: &[i16]) -> Result<Vec<Span>, MediaError> {
         let probabilities = self.probabilities(samples)?;
         let total_ms = (samples.len() as u64 * 1000) / super::decode::SAMPLE_RATE as u64;
         Ok(windows(
@@ -69,7 +69,7 @@ impl Vad {
     }
 
     /// Speech probability of each 32 ms chunk of 16 kHz `samples`.
-    pub fn probabilities(&mut self, samples: &[f32]) -> Result<Vec<f32>, MediaError> {
+    pub fn probabilities(&mut self, samples: &[i16]) -> Result<Vec<f32>, MediaError> {
         let mut state = vec![0f32; 2 * 128];
         let mut context = [0f32; CONTEXT];
         let sr = Tensor::from_array(([1usize], vec![super::decode::SAMPLE_RATE as i64]))?;
@@ -77,7 +77,7 @@ impl Vad {
         for chunk in samples.chunks(CHUNK) {
             let mut input = Vec::with_capacity(CONTEXT + CHUNK);
             input.extend_from_slice(&context);
-            input.extend_from_slice(chunk);
+            input.extend(chunk.iter().map(|&s| f32::from(s) / 32768.0));
             input.resize(CONTEXT + CHUNK, 0.0);
             context.copy_from_slice(&input[CHUNK..]);
             let outputs = self.session.run(ort::inputs![
