@@ -166,11 +166,11 @@ impl Stages {
         }
     }
 
-    /// Work done ahead for a chunk of files about to be converted, across files where
-    /// that is cheaper than one by one: the speech of its audio and video files, heard
-    /// together (see [`MediaStage::prepare`]). `files` are `(path on disk, relative path,
-    /// the file's record before this run)`; a file whose earlier analysis this run
-    /// carries over is left out.
+    /// Work done ahead for a chunk of recordings (audio and video files, as the pipeline
+    /// sorted them) about to be converted, where that is cheaper across files than one
+    /// by one: their speech, heard together (see [`MediaStage::prepare`]). `files` are
+    /// `(path on disk, relative path, the file's record before this run)`; a file whose
+    /// earlier analysis this run carries over is left out.
     pub fn prepare(
         &self,
         files: &[(&Path, &str, Option<&FileRecord>)],
@@ -183,12 +183,6 @@ impl Stages {
         let recordings: Vec<(&Path, &str)> = files
             .iter()
             .filter(|(_, _, earlier)| !earlier.is_some_and(|r| stage.holds(r)))
-            .filter(|(on_disk, rel, _)| {
-                matches!(
-                    crate::walk::sniff_type(on_disk, rel),
-                    Some(FileType::Audio | FileType::Video)
-                )
-            })
             .map(|(on_disk, rel, _)| (*on_disk, *rel))
             .collect();
         let paths: Vec<&Path> = recordings.iter().map(|(on_disk, _)| *on_disk).collect();
