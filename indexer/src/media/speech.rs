@@ -24,12 +24,23 @@ pub struct Speech {
 /// a long recording and the batch's encoder output stay within the indexer's 1 GB.
 const HELD_FOR_HALF_BATCH: usize = 32 << 20;
 
+/// Most encoder input (samples) in one batch: six windows of 30 s. A window's encoder
+/// output (Whisper base) is 36 MB for 30 s, in proportion for a shorter one.
+const BATCH_ENCODED_SAMPLES: usize = 6 * whisper::WINDOW_SAMPLES;
+
 /// A window of a queued file, in ms of its audio.
 #[derive(Debug, Clone, Copy)]
 struct Window {
     file: usize,
     start_ms: u64,
     end_ms: u64,
+}
+
+impl Window {
+    /// Its length in samples.
+    fn samples(&self) -> usize {
+        (self.end_ms.saturating_sub(self.start_ms)) as usize * decode::SAMPLE_RATE / 1000
+    }
 }
 
 /// A file whose windows are not all heard yet.
@@ -189,7 +200,20 @@ impl Speech {
         } else {
             whisper::MAX_BATCH
         };
-        let take = queue.windows.len().min(most.max(1));
+        // and at most BATCH_ENCODED_SAMPLES of encoder input: eight short memos, six
+        // windows of 30 s
+        let mut encoded = 0;
+        let take = queue
+            .windows
+            .iter()
+            .take(most.max(1))
+            .take_while(|w| {
+                encoded += whisper::audio_width(w.samples());
+                encoded <= BATCH_ENCODED_SAMPLES
+            })
+            .count()
+            .max(1)
+            .min(queue.windows.len());
         let batch: Vec<Window> = queue.windows.drain(..take).collect();
         let at = |samples: &[i16], ms: u64| {
             (ms as usize * decode::SAMPLE_RATE / 1000).min(samples.len())

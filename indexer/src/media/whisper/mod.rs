@@ -4,10 +4,17 @@
 //! The weights come from a CTranslate2 package on PyPI; `scripts/convert-whisper` turns
 //! them into two ONNX graphs (see that script for the exact contract):
 //!
-//! * `encoder.onnx`: 30 s of 16 kHz audio → log-mel (computed inside the graph) →
-//!   encoder → every decoder layer's cross-attention keys and values;
-//! * `decoder.onnx`: tokens + the self-attention cache → the last token's logits + the
-//!   grown cache, for several windows at once.
+//! * `encoder.onnx`: up to 30 s of 16 kHz audio → log-mel (computed inside the graph) →
+//!   encoder → every decoder layer's cross-attention keys and values, one audio
+//!   position per 20 ms of input;
+//! * `decoder.onnx`: tokens + the self-attention cache + a mask of each window's audio
+//!   positions → the last token's logits + the grown cache, for several windows at once.
+//!
+//! Each window is encoded over its own length and a second of silence (Whisper's
+//! `audio_ctx`, see [`audio_width`]), not padded to 30 s: the encoder's cost follows the
+//! audio, and a voice memo of 8 s costs a third of a 30-s window. Windows of different
+//! lengths share a batch: the shorter ones' keys and values are padded with zeros and
+//! masked out of the cross-attention, so a window's words do not depend on its batch.
 //!
 //! Windows are decoded in batches ([`Whisper::transcribe_batch`]): a decoder step reads
 //! every weight of the decoder once whatever the batch, so eight windows decoded in
@@ -42,6 +49,8 @@ pub use tokens::PromptTokens;
 
 /// Samples of one encoder input (30 s at 16 kHz).
 pub const WINDOW_SAMPLES: usize = 480_000;
+/// Samples per audio position of the encoder's output (hop 160, then a stride-2 stem).
+const AUDIO_POSITION_SAMPLES: usize = 320;
 /// Most tokens sampled per window (half the text context, as Whisper does).
 const MAX_TOKENS: usize = 224;
 /// Most prompt tokens: with the start tokens and [`MAX_TOKENS`] sampled ones, the decode
@@ -119,6 +128,8 @@ struct Batch {
     cache: Vec<DynValue>,
     /// `cross_k_0, cross_v_0, cross_k_1, …`
     cross: Vec<DynValue>,
+    /// `cross_mask`: 0 at each row's own audio positions, -1e9 at its padding.
+    mask: DynValue,
     /// The lane of each row.
     rows: Vec<usize>,
 }
@@ -175,15 +186,17 @@ impl Whisper {
                 .unwrap_or_default()
         };
         let decoder_session = super::session(environment, &decoder, threads)?;
-        // Graphs of the converter before batched decoding took `token` and stacked
-        // caches: say so instead of failing on the first step.
+        // Graphs of an older converter took 30 s of audio whatever the window (no
+        // `cross_mask`), or one `token` and stacked caches: say so instead of failing
+        // on the first step.
         if !decoder_session
             .inputs()
             .iter()
-            .any(|i| i.name() == "tokens")
+            .any(|i| i.name() == "cross_mask")
         {
             return Err(MediaError::model(format!(
-                "{} was made by an older scripts/convert-whisper; run scripts/fetch-models",
+                "{} was made by an older scripts/convert-whisper; run scripts/fetch-models \
+                 (or scripts/convert-whisper --int8 again for the int8 graphs)",
                 decoder.display()
             )));
         }
@@ -351,27 +364,51 @@ impl Whisper {
     }
 
     /// Runs the encoder on each window (one at a time: a batched encoder's attention
-    /// would hold 70 MB per window more) and stacks their cross-attention keys and
-    /// values into one batch with an empty cache.
+    /// would hold 70 MB per window more), each over its own length (see [`audio_width`]),
+    /// and stacks their cross-attention keys and values into one batch, the shorter ones
+    /// padded and masked, with an empty cache.
     fn encode(&mut self, windows: &[&[f32]]) -> Result<Batch, MediaError> {
         let names = cross_names(self.layers);
+        let widths: Vec<usize> = windows.iter().map(|w| audio_width(w.len())).collect();
+        // audio positions after the encoder's stride-2 stem: one per 320 samples
+        let positions: Vec<usize> = widths.iter().map(|w| w / AUDIO_POSITION_SAMPLES).collect();
+        let longest = positions.iter().copied().max().unwrap_or(0);
         let mut stacked: Vec<(Vec<i64>, Vec<f32>)> = vec![(Vec::new(), Vec::new()); names.len()];
-        for samples in windows {
-            let mut audio = samples[..samples.len().min(WINDOW_SAMPLES)].to_vec();
-            audio.resize(WINDOW_SAMPLES, 0.0);
+        for ((samples, &width), &c) in windows.iter().zip(&widths).zip(&positions) {
+            let mut audio = samples[..samples.len().min(width)].to_vec();
+            audio.resize(width, 0.0);
             let encoded = self.encoder.run(ort::inputs![
-                "audio" => Tensor::from_array(([1usize, WINDOW_SAMPLES], audio))?
+                "audio" => Tensor::from_array(([1usize, width], audio))?
             ])?;
             for (name, (shape, data)) in names.iter().zip(stacked.iter_mut()) {
                 let value = encoded
                     .get(name.as_str())
                     .ok_or_else(|| MediaError::model(format!("encoder has no output {name}")))?;
                 let (dims, values) = value.try_extract_tensor::<f32>()?;
+                let keys = name.starts_with("cross_k");
+                // cross_k [1, H, Dh, C], cross_v [1, H, C, Dh]
+                let axis = if keys { 3 } else { 2 };
+                if dims.len() != 4 || dims[axis] as usize != c {
+                    return Err(MediaError::model(format!(
+                        "encoder output {name} has shape {dims:?}, expected {c} audio positions"
+                    )));
+                }
                 if shape.is_empty() {
                     *shape = dims.to_vec();
-                    data.reserve(values.len() * windows.len());
+                    shape[axis] = longest as i64;
+                    data.reserve(values.len() / c.max(1) * longest * windows.len());
                 }
-                data.extend_from_slice(values);
+                // pad each (head, dim) row of the keys, each head of the values, to
+                // the longest window with zeros (masked in the decoder)
+                let (run, pad) = if keys {
+                    (c, longest - c)
+                } else {
+                    (c * self.head_dim, (longest - c) * self.head_dim)
+                };
+                for part in values.chunks(run.max(1)) {
+                    data.extend_from_slice(part);
+                    data.resize(data.len() + pad, 0.0);
+                }
             }
         }
         let rows = windows.len();
@@ -379,6 +416,11 @@ impl Whisper {
             .into_iter()
             .map(|(shape, data)| tensor(rows, &shape, data))
             .collect::<Result<_, _>>()?;
+        let mask: Vec<f32> = positions
+            .iter()
+            .flat_map(|&c| (0..longest).map(move |p| if p < c { 0.0 } else { -1e9 }))
+            .collect();
+        let mask = Tensor::from_array(([rows, longest], mask))?.into_dyn();
         let empty = [rows, self.heads, 0, self.head_dim];
         let cache = (0..2 * self.layers)
             .map(|_| Ok(Tensor::from_array((empty, Vec::<f32>::new()))?.into_dyn()))
@@ -386,6 +428,7 @@ impl Whisper {
         Ok(Batch {
             cache,
             cross,
+            mask,
             rows: (0..rows).collect(),
         })
     }
@@ -405,6 +448,7 @@ impl Whisper {
         for (name, value) in cross_names(self.layers).into_iter().zip(&batch.cross) {
             inputs.push((name, value.into()));
         }
+        inputs.push(("cross_mask".into(), (&batch.mask).into()));
         let mut outputs = self.decoder.run(inputs)?;
         let logits = {
             let (_, logits) = outputs["logits"].try_extract_tensor::<f32>()?;
@@ -431,7 +475,13 @@ impl Batch {
     /// Keeps the rows `keep` (ascending) of every tensor.
     fn keep(&mut self, keep: &[usize]) -> Result<(), MediaError> {
         let rows = self.rows.len();
-        for value in self.cache.iter_mut().chain(self.cross.iter_mut()) {
+        let mask = std::iter::once(&mut self.mask);
+        for value in self
+            .cache
+            .iter_mut()
+            .chain(self.cross.iter_mut())
+            .chain(mask)
+        {
             let (shape, data) = value.try_extract_tensor::<f32>()?;
             let per_row = data.len() / rows.max(1);
             let mut kept = Vec::with_capacity(per_row * keep.len());
@@ -444,6 +494,17 @@ impl Batch {
         self.rows = keep.iter().map(|&r| self.rows[r]).collect();
         Ok(())
     }
+}
+
+/// Samples of the encoder input for a window of `samples`: its own length and a second
+/// of silence after it (without that second a window's last words are often lost),
+/// rounded up to whole seconds, at least 5 s and at most 30 s. Whisper's encoder costs
+/// in proportion to its input (0.57 s for 30 s, 0.14 s for 10 s on 2 cores); the
+/// original pads every window to 30 s, and a voice memo is often a few seconds.
+pub fn audio_width(samples: usize) -> usize {
+    const SECOND: usize = super::decode::SAMPLE_RATE;
+    let seconds = samples.div_ceil(SECOND) + 1;
+    (seconds.max(5) * SECOND).min(WINDOW_SAMPLES)
 }
 
 /// A float tensor of `shape` with its first dimension set to `rows`.
@@ -467,4 +528,29 @@ fn cache_names(layers: usize, prefix: &str) -> Vec<String> {
     (0..layers)
         .flat_map(|i| [format!("{prefix}self_k_{i}"), format!("{prefix}self_v_{i}")])
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECOND: usize = 16_000;
+
+    #[test]
+    fn a_window_is_encoded_over_its_length_and_a_second_of_silence() {
+        // at least 5 s
+        assert_eq!(audio_width(0), 5 * SECOND);
+        assert_eq!(audio_width(SECOND / 2), 5 * SECOND);
+        // its length rounded up to whole seconds, and one more
+        assert_eq!(audio_width(6 * SECOND), 7 * SECOND);
+        assert_eq!(audio_width(6 * SECOND + 1), 8 * SECOND);
+        // never more than Whisper's 30 s
+        assert_eq!(audio_width(29 * SECOND + 1), WINDOW_SAMPLES);
+        assert_eq!(audio_width(WINDOW_SAMPLES), WINDOW_SAMPLES);
+        assert_eq!(audio_width(2 * WINDOW_SAMPLES), WINDOW_SAMPLES);
+        // a whole number of audio positions
+        for samples in [0, 12_345, 7 * SECOND + 3, WINDOW_SAMPLES] {
+            assert_eq!(audio_width(samples) % AUDIO_POSITION_SAMPLES, 0);
+        }
+    }
 }
