@@ -87,11 +87,14 @@ impl AsrModel {
     }
 
     /// Value of [`MEDIA_KEY`] for files analysed with this model and `graphs` (an int8
-    /// graph changes it; `names`: with the profile's names as Whisper's prompt).
+    /// graph changes it; `names`: with the profile's names as Whisper's prompt). `+ctx`:
+    /// each window encoded over its own length (`whisper::audio_width`), which changes
+    /// some words and times, so files heard with every window padded to 30 s (markers
+    /// without it) are heard again.
     pub fn marker(self, graphs: &WhisperGraphs, names: bool) -> String {
         let q8 = graphs.q8_suffix();
         let names = if names { "+names" } else { "" };
-        format!("silero6+whisper-{}{q8}{names}+ppocrv5", self.as_str())
+        format!("silero6+whisper-{}{q8}{names}+ctx+ppocrv5", self.as_str())
     }
 }
 
