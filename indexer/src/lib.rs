@@ -12,6 +12,7 @@ pub mod convert;
 pub mod converted;
 pub mod disk;
 pub mod gold;
+pub mod hearing;
 pub mod media;
 pub mod memory;
 pub mod models;
@@ -31,6 +32,7 @@ pub mod watch;
 // modules.
 // The models shared with the daemon, at their old paths (`crate::embed`, …).
 pub use ::models::{embed, onnx, process, windows};
+pub use hearing::Hearing;
 pub use index::{error, manifest, schema, store};
 pub use index::{FileRecord, FileStatus, IndexError, Manifest};
 pub use index::{IndexHandle, IndexLayout, StoredUnit};

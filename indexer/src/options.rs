@@ -135,9 +135,12 @@ pub trait Progress: Sync {
     fn planned(&self, _walked: usize, _to_convert: usize) {}
     /// One file was converted (or failed).
     fn file_done(&self, _path: &str) {}
+    /// The documents are committed; `files` recordings (audio and video, `bytes` in
+    /// all) are converted next.
+    fn recordings(&self, _files: usize, _bytes: u64) {}
     /// A recording's speech was heard ahead of its conversion (`Stages::prepare`):
-    /// `audio_seconds` of sound.
-    fn heard(&self, _path: &str, _audio_seconds: f64) {}
+    /// `audio_seconds` of sound, from a file of `bytes`.
+    fn heard(&self, _path: &str, _audio_seconds: f64, _bytes: u64) {}
     /// A batch was committed and is now searchable.
     fn committed(&self, _files_so_far: usize) {}
     /// The embedding phase starts: `files` files need vectors.

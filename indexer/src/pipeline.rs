@@ -214,6 +214,7 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
             last_commit = Instant::now();
             progress.committed(done);
             summary.documents_searchable_seconds = Some(started.elapsed().as_secs_f64());
+            progress.recordings(recordings.len(), recordings.iter().map(|f| f.size).sum());
         }
         if options.stop_requested() {
             summary.interrupted = true;

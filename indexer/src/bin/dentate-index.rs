@@ -130,17 +130,24 @@ struct Cli {
 /// Skipped paths listed per category in the text summary.
 const SKIPPED_SHOWN: usize = 5;
 
-/// The bar, and the seconds of recordings heard so far.
-struct Bar(ProgressBar, std::sync::Mutex<f64>);
+/// The bar, and the recordings heard so far.
+struct Bar(ProgressBar, std::sync::Mutex<indexer::Hearing>);
 
 impl Progress for Bar {
-    fn heard(&self, path: &str, audio_seconds: f64) {
-        let mut total = self.1.lock().unwrap_or_else(|e| e.into_inner());
-        *total += audio_seconds;
+    fn recordings(&self, files: usize, bytes: u64) {
+        self.1
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .start(files, bytes);
+    }
+
+    fn heard(&self, path: &str, audio_seconds: f64, bytes: u64) {
+        let mut hearing = self.1.lock().unwrap_or_else(|e| e.into_inner());
+        hearing.heard(audio_seconds, bytes);
         self.0.set_message(format!(
-            "heard {} ({:.1} min of recordings so far)",
-            shorten(path, 40),
-            *total / 60.0
+            "heard {} ({})",
+            shorten(path, 36),
+            hearing.status()
         ));
     }
 
@@ -271,8 +278,8 @@ fn run(cli: &Cli) -> anyhow::Result<()> {
 
     let bar = progress_bar();
     bar.enable_steady_tick(Duration::from_millis(200));
-    let summary = indexer::run(&options, &Bar(bar.clone(), std::sync::Mutex::new(0.0)))
-        .with_context(|| {
+    let summary =
+        indexer::run(&options, &Bar(bar.clone(), Default::default())).with_context(|| {
             format!(
                 "indexing {} into {} failed",
                 cli.profile.display(),

@@ -188,7 +188,8 @@ impl Stages {
         let paths: Vec<&Path> = recordings.iter().map(|(on_disk, _)| *on_disk).collect();
         media.prepare(&paths, &|on_disk, seconds| {
             if let Some((_, rel)) = recordings.iter().find(|(p, _)| *p == on_disk) {
-                progress.heard(rel, seconds);
+                let bytes = std::fs::metadata(on_disk).map_or(0, |m| m.len());
+                progress.heard(rel, seconds, bytes);
             }
         });
     }
