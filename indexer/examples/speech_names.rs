@@ -82,7 +82,7 @@ fn main() -> anyhow::Result<()> {
             speech.set_prompt(text)?;
             let mut stats = MediaSummary::default();
             let started = Instant::now();
-            let segments = speech.transcribe(&samples, &mut stats)?;
+            let segments = speech.transcribe(samples.clone(), &mut stats)?;
             let seconds = started.elapsed().as_secs_f64();
             let transcript = segments
                 .iter()

@@ -351,7 +351,7 @@ fn files_heard_together_say_what_each_says_alone() {
         .map(|samples| {
             words(
                 &speech
-                    .transcribe(samples, &mut MediaSummary::default())
+                    .transcribe(samples.clone(), &mut MediaSummary::default())
                     .unwrap(),
             )
         })

@@ -82,7 +82,7 @@ pub(crate) fn media(c: &mut Criterion) {
             black_box(
                 speech
                     .borrow_mut()
-                    .transcribe(&samples, &mut stats)
+                    .transcribe(samples.clone(), &mut stats)
                     .unwrap(),
             )
         })

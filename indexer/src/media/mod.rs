@@ -333,7 +333,7 @@ impl MediaStage {
                 Ok(samples) => {
                     stats.decode_seconds += started.elapsed().as_secs_f64();
                     stats.audio_seconds += samples.len() as f64 / decode::SAMPLE_RATE as f64;
-                    match self.speech_units(&samples, created, &mut stats) {
+                    match self.speech_units(samples, created, &mut stats) {
                         Ok(speech) => units.extend(speech),
                         Err(error) => notes.push(format!("speech recognition failed: {error}")),
                     }
@@ -388,7 +388,7 @@ impl MediaStage {
 
     fn speech_units(
         &self,
-        samples: &[i16],
+        samples: Vec<i16>,
         created: Option<DateTime<FixedOffset>>,
         stats: &mut MediaSummary,
     ) -> Result<Vec<Unit>, MediaError> {

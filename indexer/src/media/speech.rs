@@ -160,11 +160,11 @@ impl Speech {
     /// Speech segments of 16 kHz mono `samples`, with absolute times.
     pub fn transcribe(
         &mut self,
-        samples: &[i16],
+        samples: Vec<i16>,
         stats: &mut MediaSummary,
     ) -> Result<Vec<whisper::Segment>, MediaError> {
         let mut queue = SpeechQueue::default();
-        let mut heard = self.add(&mut queue, (), samples.to_vec(), MediaSummary::default());
+        let mut heard = self.add(&mut queue, (), samples, MediaSummary::default());
         while queue.waiting() > 0 {
             heard.extend(self.hear(&mut queue));
         }
