@@ -374,7 +374,12 @@ fn read_ppm(reader: &mut impl BufRead) -> Result<Option<RgbImage>, std::io::Erro
 
 /// 16-bit samples as Whisper's and Silero's floats in [-1, 1).
 pub fn to_float(samples: &[i16]) -> Vec<f32> {
-    samples.iter().map(|&s| f32::from(s) / 32768.0).collect()
+    samples.iter().copied().map(sample_to_float).collect()
+}
+
+/// One 16-bit sample as a float in [-1, 1).
+pub fn sample_to_float(sample: i16) -> f32 {
+    f32::from(sample) / 32768.0
 }
 
 #[cfg(test)]

@@ -77,7 +77,7 @@ impl Vad {
         for chunk in samples.chunks(CHUNK) {
             let mut input = Vec::with_capacity(CONTEXT + CHUNK);
             input.extend_from_slice(&context);
-            input.extend(chunk.iter().map(|&s| f32::from(s) / 32768.0));
+            input.extend(chunk.iter().copied().map(super::decode::sample_to_float));
             input.resize(CONTEXT + CHUNK, 0.0);
             context.copy_from_slice(&input[CHUNK..]);
             let outputs = self.session.run(ort::inputs![
