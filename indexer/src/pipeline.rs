@@ -229,13 +229,10 @@ pub fn run(options: &IndexOptions, progress: &dyn Progress) -> Result<RunSummary
             }),
         };
         // The recordings' speech, heard together (the sort above already read their type).
-        let ahead: Vec<(&std::path::Path, &str, Option<&FileRecord>)> = batch
+        let ahead: Vec<(&WalkedFile, Option<&FileRecord>)> = batch
             .iter()
             .filter(|file| of_recordings && !gold.by_path.contains_key(&file.rel_path))
-            .map(|file| {
-                let previous = known.get(&file.rel_path);
-                (file.abs_path.as_path(), file.rel_path.as_str(), previous)
-            })
+            .map(|&file| (file, known.get(&file.rel_path)))
             .collect();
         stages.prepare(&ahead, progress);
         let results: Vec<Converted> = pool.install(|| {

@@ -27,6 +27,7 @@ use crate::manifest::{FileRecord, FileStatus};
 use crate::media::{MediaStage, MediaSummary};
 use crate::models::{OcrSummary, SharedModels};
 use crate::options::IndexOptions;
+use crate::walk::WalkedFile;
 use crate::StoredUnit;
 
 pub use image_ocr::{OCR_KEY, TAGS_KEY};
@@ -169,27 +170,26 @@ impl Stages {
     /// Work done ahead for a chunk of recordings (audio and video files, as the pipeline
     /// sorted them) about to be converted, where that is cheaper across files than one
     /// by one: their speech, heard together (see [`MediaStage::prepare`]). `files` are
-    /// `(path on disk, relative path, the file's record before this run)`; a file whose
-    /// earlier analysis this run carries over is left out.
+    /// the walked files with their records before this run; a file whose earlier
+    /// analysis this run carries over is left out.
     pub fn prepare(
         &self,
-        files: &[(&Path, &str, Option<&FileRecord>)],
+        files: &[(&WalkedFile, Option<&FileRecord>)],
         progress: &dyn crate::options::Progress,
     ) {
         let Some(media) = self.media.as_ref().filter(|m| m.available()) else {
             return;
         };
         let stage = media::Media::new(media.clone(), self.models.clone());
-        let recordings: Vec<(&Path, &str)> = files
+        let recordings: Vec<&WalkedFile> = files
             .iter()
-            .filter(|(_, _, earlier)| !earlier.is_some_and(|r| stage.holds(r)))
-            .map(|(on_disk, rel, _)| (*on_disk, *rel))
+            .filter(|(_, earlier)| !earlier.is_some_and(|r| stage.holds(r)))
+            .map(|(file, _)| *file)
             .collect();
-        let paths: Vec<&Path> = recordings.iter().map(|(on_disk, _)| *on_disk).collect();
+        let paths: Vec<&Path> = recordings.iter().map(|f| f.abs_path.as_path()).collect();
         media.prepare(&paths, &|on_disk, seconds| {
-            if let Some((_, rel)) = recordings.iter().find(|(p, _)| *p == on_disk) {
-                let bytes = std::fs::metadata(on_disk).map_or(0, |m| m.len());
-                progress.heard(rel, seconds, bytes);
+            if let Some(file) = recordings.iter().find(|f| f.abs_path == on_disk) {
+                progress.heard(&file.rel_path, seconds, file.size);
             }
         });
     }
