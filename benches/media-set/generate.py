@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """A media scale set with known words: voice memos and screen recordings.
 
-    benches/media-set/generate.py OUT [--minutes 9] [--seed 7] [--screen 2]
+    benches/media-set/generate.py OUT [--minutes 9] [--seed 7] [--screen 2] [--screen-share 0.15]
 
 Writes OUT/profile/ (the recordings) and OUT/truth.json (what each one says and shows).
 Voice memos are sentences spoken by espeak-ng in several voices and speeds, with short
 and long pauses (so VAD has work), encoded as mp3, m4a and wav in turn. Screen
 recordings (mp4, H.264) show slides of a few lines of text (ffmpeg `drawtext`), each for
 several seconds, with a still pause between some of them; one of them also has a spoken
-track. `--minutes` is the total length (about 85 % speech, the rest screen recordings).
+track. `--minutes` is the total length (about 85 % speech, the rest screen recordings;
+`--screen-share` sets the screen recordings' share).
 Deterministic for a seed (the texts and their order; the encoders' bytes depend on the
 ffmpeg and espeak-ng versions). Needs espeak-ng and ffmpeg; standard library only.
 
@@ -191,6 +192,8 @@ def main():
     parser.add_argument("--minutes", type=float, default=9.0)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--screen", type=int, default=2, help="screen recordings")
+    parser.add_argument("--screen-share", type=float, default=0.15,
+                        help="share of --minutes in screen recordings")
     args = parser.parse_args()
     need("espeak-ng")
     need("ffmpeg")
@@ -201,7 +204,7 @@ def main():
     profile.mkdir(parents=True)
     truth = {}
     total = args.minutes * 60
-    screen_total = total * 0.15 if args.screen else 0.0
+    screen_total = total * args.screen_share if args.screen else 0.0
     with tempfile.TemporaryDirectory() as tmp:
         voice_memos(profile, total - screen_total, rng, truth, tmp)
         for i in range(args.screen):

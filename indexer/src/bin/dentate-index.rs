@@ -613,12 +613,13 @@ fn write_summary(out: &mut impl std::io::Write, summary: &RunSummary) -> std::io
     let media = &summary.media;
     match media.status {
         StageStatus::Done => writeln!(out,
-            "media: {} files, {:.0} s of audio → {} speech segments, {:.0} s of video → {} screen-text runs ({} frames read); worker time: decode {:.1} s, VAD {:.1} s, Whisper {:.1} s (encoder {:.1} s), frame OCR {:.1} s, frame tags {:.1} s",
+            "media: {} files, {:.0} s of audio → {} speech segments, {:.0} s of video → {} screen-text runs ({} frames decoded, {} read); worker time: decode {:.1} s, VAD {:.1} s, Whisper {:.1} s (encoder {:.1} s), frame OCR {:.1} s, frame tags {:.1} s",
             media.files,
             media.audio_seconds,
             media.speech_units,
             media.video_seconds,
             media.screen_units,
+            media.frames_decoded,
             media.frames_ocr,
             media.decode_seconds,
             media.vad_seconds,

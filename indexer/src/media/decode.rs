@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 use image::RgbImage;
 use thiserror::Error;
 
+use super::keyframes;
+
 /// Sample rate of decoded audio (what Silero VAD and Whisper expect).
 pub const SAMPLE_RATE: usize = 16_000;
 /// Frames are scaled so that neither side exceeds this many pixels.
@@ -39,6 +41,46 @@ pub enum DecodeError {
     Failed(String),
     #[error("reading ffmpeg output: {0}")]
     Io(#[from] std::io::Error),
+}
+
+/// A second's picture, as [`Ffmpeg::seconds`] hands it over.
+pub enum Picture {
+    /// A picture decoded for this second.
+    New(RgbImage),
+    /// The same picture as the second before (a still stretch of a keyframe).
+    Same,
+}
+
+/// Takes a video's seconds in order from [`Ffmpeg::seconds`].
+pub trait SecondSink {
+    /// Second `second` shows `picture`; `false` stops the decode (not an error).
+    fn second(&mut self, second: u32, picture: Picture) -> bool;
+    /// Forget every second taken: the video is read again from its start.
+    fn restart(&mut self);
+}
+
+/// What [`Ffmpeg::seconds`] read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecondsRead {
+    /// Seconds handed to the sink.
+    pub seconds: u32,
+    /// Pictures decoded for them (keyframes and seconds decoded one by one).
+    pub decoded: u32,
+    /// Whether the video was read keyframes first.
+    pub keyframes_first: bool,
+}
+
+/// Frames no other frame refers to (most B-frames) are not decoded for one frame per
+/// second: the second takes the frame before it, at most a few hundredths of a second
+/// earlier, and decoding takes about 0.55 of the time (`docs/benchmarks.md`).
+const SKIP_UNREFERENCED: [&str; 2] = ["-skip_frame", "noref"];
+
+/// Frames scaled down to at most [`FRAME_MAX_SIDE`] a side.
+fn scale_filter() -> String {
+    format!(
+        "scale=w='min({m},iw)':h='min({m},ih)':force_original_aspect_ratio=decrease",
+        m = FRAME_MAX_SIDE
+    )
 }
 
 /// Runs ffmpeg for one file with a time limit.
@@ -72,6 +114,7 @@ impl Ffmpeg {
     /// hour; [`to_float`] makes a stretch of them Whisper's input).
     pub fn audio(&self, path: &Path, max_seconds: u32) -> Result<Vec<i16>, DecodeError> {
         let (run, mut stdout) = self.spawn(
+            &[],
             path,
             &[
                 "-map",
@@ -88,6 +131,7 @@ impl Ffmpeg {
                 "pcm_s16le",
                 "pipe:1",
             ],
+            Instant::now() + self.timeout,
         )?;
         let mut samples = Vec::new();
         let mut block = vec![0u8; 1 << 16];
@@ -121,13 +165,21 @@ impl Ffmpeg {
         &self,
         path: &Path,
         max_seconds: u32,
+        on_frame: impl FnMut(u32, RgbImage) -> bool,
+    ) -> Result<u32, DecodeError> {
+        self.frames_until(path, max_seconds, Instant::now() + self.timeout, on_frame)
+    }
+
+    fn frames_until(
+        &self,
+        path: &Path,
+        max_seconds: u32,
+        deadline: Instant,
         mut on_frame: impl FnMut(u32, RgbImage) -> bool,
     ) -> Result<u32, DecodeError> {
-        let filter = format!(
-            "fps=1,scale=w='min({m},iw)':h='min({m},ih)':force_original_aspect_ratio=decrease",
-            m = FRAME_MAX_SIDE
-        );
+        let filter = format!("fps=1,{}", scale_filter());
         let (mut run, stdout) = self.spawn(
+            &SKIP_UNREFERENCED,
             path,
             &[
                 "-map",
@@ -142,6 +194,7 @@ impl Ffmpeg {
                 "ppm",
                 "pipe:1",
             ],
+            deadline,
         )?;
         let mut reader = BufReader::with_capacity(1 << 20, stdout);
         let mut count = 0u32;
@@ -164,14 +217,222 @@ impl Ffmpeg {
         Ok(count)
     }
 
-    fn spawn(
+    /// Hands `sink` each second of the first video stream (at most `max_seconds`),
+    /// keyframes first (see [`keyframes`]): the seconds of a still stretch take its
+    /// keyframe's picture, and only the stretches that change are decoded at one frame
+    /// per second. A video the plan does not fit is decoded every second, as by
+    /// [`Ffmpeg::frames`] (the sink is told to start again if the plan failed midway).
+    pub fn seconds(
         &self,
         path: &Path,
+        max_seconds: u32,
+        sink: &mut impl SecondSink,
+    ) -> Result<SecondsRead, DecodeError> {
+        let deadline = Instant::now() + self.timeout;
+        if let Some(plan) = self.plan(path, max_seconds, deadline) {
+            match self.read_planned(path, &plan, sink, deadline) {
+                Ok(Some(read)) => return Ok(read),
+                Ok(None) => sink.restart(),
+                Err(error) => return Err(error),
+            }
+        }
+        let frames = self.frames_until(path, max_seconds, deadline, |second, image| {
+            sink.second(second, Picture::New(image))
+        })?;
+        Ok(SecondsRead {
+            seconds: frames,
+            decoded: frames,
+            keyframes_first: false,
+        })
+    }
+
+    /// The keyframes-first plan of a video, from its packets (copied out, not decoded);
+    /// `None` when there is none or the listing fails (the full decode then reports why).
+    fn plan(&self, path: &Path, max_seconds: u32, deadline: Instant) -> Option<keyframes::Plan> {
+        let limit = max_seconds.to_string();
+        let args = [
+            "-map", "0:v:0", "-t", &limit, "-c", "copy", "-f", "framecrc", "pipe:1",
+        ];
+        let (run, mut stdout) = self.spawn(&[], path, &args, deadline).ok()?;
+        let mut text = String::new();
+        let read = stdout.read_to_string(&mut text).map(|_| ());
+        run.finish("video", read).ok()?;
+        let (packets, width, height) = keyframes::parse_framecrc(&text)?;
+        keyframes::plan(&packets, width, height, max_seconds)
+    }
+
+    /// Reads a video by its plan; `None` when the stream did not match it (fewer
+    /// keyframes or frames than planned).
+    fn read_planned(
+        &self,
+        path: &Path,
+        plan: &keyframes::Plan,
+        sink: &mut impl SecondSink,
+        deadline: Instant,
+    ) -> Result<Option<SecondsRead>, DecodeError> {
+        let scale = scale_filter();
+        let limit = plan.seconds.to_string();
+        let (mut keys, stdout) = self.spawn(
+            &["-skip_frame", "nokey"],
+            path,
+            &[
+                "-map",
+                "0:v:0",
+                "-t",
+                &limit,
+                "-fps_mode",
+                "passthrough",
+                "-vf",
+                &scale,
+                "-f",
+                "image2pipe",
+                "-vcodec",
+                "ppm",
+                "pipe:1",
+            ],
+            deadline,
+        )?;
+        let mut key_frames = BufReader::with_capacity(1 << 20, stdout);
+        let (mut next_key, mut decoded) = (0usize, 0u32);
+        let mut shown = false;
+        let mut outcome: Result<Option<()>, DecodeError> = Ok(Some(()));
+        'spans: for span in &plan.spans {
+            match span.source {
+                keyframes::Source::Key(index) => {
+                    let mut picture = None;
+                    while next_key <= index {
+                        match read_ppm(&mut key_frames) {
+                            Ok(Some(image)) => picture = Some(image),
+                            Ok(None) => {
+                                outcome = Ok(None);
+                                break 'spans;
+                            }
+                            Err(error) => {
+                                outcome = Err(error.into());
+                                break 'spans;
+                            }
+                        }
+                        next_key += 1;
+                        decoded += 1;
+                    }
+                    let Some(picture) = picture else {
+                        outcome = Ok(None);
+                        break 'spans;
+                    };
+                    let mut picture = Some(Picture::New(picture));
+                    for second in span.first..span.first + span.count {
+                        let now = picture.take().unwrap_or(Picture::Same);
+                        if !sink.second(second, now) {
+                            break 'spans;
+                        }
+                    }
+                    shown = true;
+                }
+                keyframes::Source::Decode => {
+                    match self.decode_span(path, span, sink, shown, deadline)? {
+                        Some((frames, keep_going)) => {
+                            decoded += frames;
+                            shown = true;
+                            if !keep_going {
+                                break 'spans;
+                            }
+                        }
+                        None => {
+                            outcome = Ok(None);
+                            break 'spans;
+                        }
+                    }
+                }
+            }
+        }
+        drop(key_frames);
+        // the keyframes after the last second planned are not wanted
+        keys.kill();
+        keys.finish("video", Ok(()))?;
+        Ok(outcome?.map(|()| SecondsRead {
+            seconds: plan.seconds,
+            decoded,
+            keyframes_first: true,
+        }))
+    }
+
+    /// Decodes one span of seconds at one frame per second (seeking to its first
+    /// second); returns the frames decoded and whether the sink wants more, or `None`
+    /// when the span gave no frame at all. Seconds past the stream's last frame show it.
+    fn decode_span(
+        &self,
+        path: &Path,
+        span: &keyframes::Span,
+        sink: &mut impl SecondSink,
+        shown: bool,
+        deadline: Instant,
+    ) -> Result<Option<(u32, bool)>, DecodeError> {
+        let (start, count) = (span.first.to_string(), span.count.to_string());
+        let filter = format!("fps=1,{}", scale_filter());
+        let (mut run, stdout) = self.spawn(
+            &[SKIP_UNREFERENCED[0], SKIP_UNREFERENCED[1], "-ss", &start],
+            path,
+            &[
+                "-map",
+                "0:v:0",
+                "-t",
+                &count,
+                "-vf",
+                &filter,
+                "-f",
+                "image2pipe",
+                "-vcodec",
+                "ppm",
+                "pipe:1",
+            ],
+            deadline,
+        )?;
+        let mut reader = BufReader::with_capacity(1 << 20, stdout);
+        let mut frames = 0u32;
+        let mut keep_going = true;
+        let mut read = Ok(());
+        for second in span.first..span.first + span.count {
+            let picture = if frames < second - span.first + 1 {
+                match read_ppm(&mut reader) {
+                    Ok(Some(image)) => {
+                        frames += 1;
+                        Picture::New(image)
+                    }
+                    Ok(None) if frames > 0 || shown => Picture::Same,
+                    Ok(None) => break,
+                    Err(error) => {
+                        read = Err(error);
+                        break;
+                    }
+                }
+            } else {
+                Picture::Same
+            };
+            if !sink.second(second, picture) {
+                keep_going = false;
+                break;
+            }
+        }
+        drop(reader);
+        run.kill();
+        run.finish("video", read)?;
+        Ok((frames > 0 || shown).then_some((frames, keep_going)))
+    }
+
+    /// Starts ffmpeg on `path` (`before_input` are input options, such as a seek) and a
+    /// watchdog that kills it at `deadline`.
+    fn spawn(
+        &self,
+        before_input: &[&str],
+        path: &Path,
         args: &[&str],
+        deadline: Instant,
     ) -> Result<(Running, std::process::ChildStdout), DecodeError> {
         let mut command = Command::new(&self.program);
         command
-            .args(["-nostdin", "-hide_banner", "-loglevel", "error", "-i"])
+            .args(["-nostdin", "-hide_banner", "-loglevel", "error"])
+            .args(before_input)
+            .arg("-i")
             .arg(path)
             .args(args)
             .stdin(Stdio::null())
@@ -201,7 +462,6 @@ impl Ffmpeg {
         let timed_out = Arc::new(AtomicBool::new(false));
         let watchdog = {
             let (child, done, timed_out) = (child.clone(), done.clone(), timed_out.clone());
-            let deadline = Instant::now() + self.timeout;
             std::thread::spawn(move || {
                 while !done.load(Ordering::Acquire) {
                     if Instant::now() >= deadline {
@@ -384,6 +644,7 @@ pub fn sample_to_float(sample: i16) -> f32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::frames;
     use super::*;
 
     #[test]
@@ -418,6 +679,112 @@ mod tests {
         let image = render_pdf_page(&pdf, 2, "72").expect("page 2 renders");
         assert!(image.width() > 100, "{:?}", image.dimensions());
         assert!(started.elapsed() < Duration::from_secs(20));
+    }
+
+    /// A video made by ffmpeg's own sources (libx264, a keyframe every `keyint` frames).
+    fn video(dir: &Path, name: &str, source: &str, filter: &str, keyint: u32) -> PathBuf {
+        let path = dir.join(name);
+        let status = Command::new("ffmpeg")
+            .args([
+                "-v", "error", "-y", "-f", "lavfi", "-i", source, "-vf", filter,
+            ])
+            .args(["-c:v", "libx264", "-pix_fmt", "yuv420p", "-x264-params"])
+            .arg(format!("keyint={keyint}:scenecut=0"))
+            .arg(&path)
+            .status()
+            .expect("ffmpeg runs");
+        assert!(status.success());
+        path
+    }
+
+    /// Every second's picture (the last one repeated for `Same`).
+    #[derive(Default)]
+    struct Pictures {
+        seconds: Vec<RgbImage>,
+        new: usize,
+        restarts: usize,
+    }
+
+    impl SecondSink for Pictures {
+        fn second(&mut self, second: u32, picture: Picture) -> bool {
+            assert_eq!(second as usize, self.seconds.len());
+            let picture = match picture {
+                Picture::New(image) => {
+                    self.new += 1;
+                    image
+                }
+                Picture::Same => self.seconds.last().expect("a picture before").clone(),
+            };
+            self.seconds.push(picture);
+            true
+        }
+        fn restart(&mut self) {
+            self.seconds.clear();
+            self.restarts += 1;
+        }
+    }
+
+    #[test]
+    fn a_still_screen_is_read_keyframes_first_with_the_same_pictures() {
+        let dir = tempfile::tempdir().unwrap();
+        // 30 s, a keyframe every 10 s; a line of text appears at 14 s, between two
+        // keyframes, and a slide title changes at 20 s (a keyframe)
+        let filter = "drawtext=text='Quarterly report':fontsize=40:x=40:y=40:enable='lt(t,20)',\
+                      drawtext=text='Appendix':fontsize=40:x=40:y=40:enable='gte(t,20)',\
+                      drawtext=text='Invoice 4471 paid':fontsize=32:x=40:y=200:enable='gte(t,14)'";
+        let path = video(
+            dir.path(),
+            "screen.mp4",
+            "color=c=white:s=640x360:r=25:d=30",
+            filter,
+            250,
+        );
+        let ffmpeg = Ffmpeg::new(Duration::from_secs(60));
+        let mut planned = Pictures::default();
+        let read = ffmpeg.seconds(&path, 3600, &mut planned).unwrap();
+        assert!(read.keyframes_first, "{read:?}");
+        assert_eq!(read.seconds, 30);
+        // three keyframes, and the ten seconds of the stretch where the line appears
+        assert_eq!(read.decoded, 13, "{read:?}");
+        assert_eq!(planned.restarts, 0);
+        let mut every = Vec::new();
+        ffmpeg
+            .frames(&path, 3600, |_, image| {
+                every.push(image);
+                true
+            })
+            .unwrap();
+        assert_eq!(every.len(), planned.seconds.len());
+        for (second, (a, b)) in every.iter().zip(&planned.seconds).enumerate() {
+            let apart = frames::distance(frames::phash(a), frames::phash(b));
+            assert!(
+                apart <= frames::DUPLICATE_DISTANCE,
+                "second {second}: {apart} bits apart"
+            );
+        }
+        // a limit cuts the plan
+        let mut cut = Pictures::default();
+        assert_eq!(ffmpeg.seconds(&path, 12, &mut cut).unwrap().seconds, 12);
+        assert_eq!(cut.seconds.len(), 12);
+    }
+
+    #[test]
+    fn moving_pictures_are_decoded_every_second_unless_a_keyframe_comes_each_second() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = "testsrc=size=320x240:rate=25:duration=8";
+        let ffmpeg = Ffmpeg::new(Duration::from_secs(60));
+        // a keyframe every 10 s: every second decoded
+        let sparse = video(dir.path(), "sparse.mp4", source, "null", 250);
+        let mut pictures = Pictures::default();
+        let read = ffmpeg.seconds(&sparse, 3600, &mut pictures).unwrap();
+        assert!(!read.keyframes_first, "{read:?}");
+        assert_eq!((read.seconds, read.decoded, pictures.new), (8, 8, 8));
+        // a keyframe a second (as phones record): the keyframes alone
+        let dense = video(dir.path(), "dense.mp4", source, "null", 25);
+        let mut pictures = Pictures::default();
+        let read = ffmpeg.seconds(&dense, 3600, &mut pictures).unwrap();
+        assert!(read.keyframes_first, "{read:?}");
+        assert_eq!((read.seconds, read.decoded, pictures.new), (8, 8, 8));
     }
 
     #[test]

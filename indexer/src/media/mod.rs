@@ -17,6 +17,8 @@
 pub mod asr;
 pub mod decode;
 pub mod frames;
+pub mod keyframes;
+mod screen;
 pub mod speech;
 pub mod vad;
 pub mod vocabulary;
@@ -132,6 +134,10 @@ pub struct MediaSummary {
     pub screen_units: u64,
     /// Frames read by OCR (the others were near-duplicates).
     pub frames_ocr: u64,
+    /// Video frames decoded for those seconds: keyframes, and one a second where the
+    /// picture changes between keyframes (see [`keyframes`]).
+    #[serde(default)]
+    pub frames_decoded: u64,
     /// Worker seconds in each stage.
     pub decode_seconds: f64,
     pub vad_seconds: f64,
@@ -170,6 +176,7 @@ impl MediaSummary {
         self.speech_units += other.speech_units;
         self.screen_units += other.screen_units;
         self.frames_ocr += other.frames_ocr;
+        self.frames_decoded += other.frames_decoded;
         self.decode_seconds += other.decode_seconds;
         self.vad_seconds += other.vad_seconds;
         self.asr_windows += other.asr_windows;
@@ -498,70 +505,21 @@ impl MediaStage {
         tagger: Option<&Mutex<Tagger>>,
         stats: &mut MediaSummary,
     ) -> Result<Vec<Unit>, MediaError> {
-        let mut texts: Vec<String> = Vec::new();
-        let mut last_read: Option<(u64, String)> = None;
-        let mut failure = None;
         let started = Instant::now();
-        let mut ocr_seconds = 0.0;
-        let mut tag_seconds = 0.0;
-        let mut frames_ocr = 0;
-        let decoded = self.ffmpeg.frames(path, MAX_MEDIA_SECONDS, |_, frame| {
-            let hash = frames::phash(&frame);
-            let text = match &last_read {
-                Some((h, text)) if frames::distance(*h, hash) <= frames::DUPLICATE_DISTANCE => {
-                    text.clone()
-                }
-                _ => {
-                    let read = Instant::now();
-                    let image = image::DynamicImage::ImageRgb8(frame);
-                    let lines = OcrEngine::recognize_shared(ocr, &image);
-                    ocr_seconds += read.elapsed().as_secs_f64();
-                    frames_ocr += 1;
-                    let tagged = Instant::now();
-                    let tags = tagger
-                        .and_then(|tagger| Tagger::tag_shared(tagger, &image).ok())
-                        .map(|tags| crate::tags::tags_text(&tags))
-                        .unwrap_or_default();
-                    tag_seconds += tagged.elapsed().as_secs_f64();
-                    let text = match lines {
-                        Ok(lines) => {
-                            let text = lines
-                                .iter()
-                                .map(|l| l.text.trim())
-                                .filter(|t| !t.is_empty())
-                                .collect::<Vec<_>>()
-                                .join("\n");
-                            let mut parts = Vec::new();
-                            if !text.is_empty() {
-                                parts.push(format!("On screen: {text}"));
-                            }
-                            if !tags.is_empty() {
-                                parts.push(format!("Shows: {tags}"));
-                            }
-                            parts.join("\n")
-                        }
-                        Err(error) => {
-                            failure = Some(error.to_string());
-                            return false;
-                        }
-                    };
-                    last_read = Some((hash, text.clone()));
-                    text
-                }
-            };
-            texts.push(text);
-            true
-        });
-        stats.ocr_seconds += ocr_seconds;
-        stats.tag_seconds += tag_seconds;
-        stats.frames_ocr += frames_ocr;
+        let mut reader = screen::ScreenReader::new(ocr, tagger);
+        let decoded = self.ffmpeg.seconds(path, MAX_MEDIA_SECONDS, &mut reader);
+        stats.ocr_seconds += reader.ocr_seconds;
+        stats.tag_seconds += reader.tag_seconds;
+        stats.frames_ocr += reader.frames_ocr;
         stats.decode_seconds +=
-            (started.elapsed().as_secs_f64() - ocr_seconds - tag_seconds).max(0.0);
-        stats.video_seconds += texts.len() as f64;
-        decoded?;
-        if let Some(failure) = failure {
+            (started.elapsed().as_secs_f64() - reader.ocr_seconds - reader.tag_seconds).max(0.0);
+        stats.video_seconds += reader.texts.len() as f64;
+        let read = decoded?;
+        stats.frames_decoded += u64::from(read.decoded);
+        if let Some(failure) = reader.failure {
             return Err(MediaError::model(failure));
         }
+        let texts = reader.texts;
         let runs = frames::text_runs(&texts);
         stats.screen_units += runs.len() as u64;
         Ok(runs
