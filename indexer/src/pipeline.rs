@@ -520,6 +520,66 @@ mod tests {
         assert_eq!(second.embedding.coverage, 1.0, "{second:?}");
     }
 
+    /// Asks the run to stop when its first recording has been heard.
+    struct StopAfterARecording(std::sync::Arc<std::sync::atomic::AtomicBool>);
+    impl crate::options::Progress for StopAfterARecording {
+        fn heard(&self, _path: &str, _audio_seconds: f64, _bytes: u64) {
+            self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// A stop while recordings are heard keeps the recordings heard so far (committed
+    /// with their batch) and the documents; the next run hears only the others: the
+    /// recordings' queue resumes where it stopped.
+    #[test]
+    fn a_stop_among_the_recordings_leaves_the_others_to_the_next_run() {
+        let models = crate::embed::test_models_dir("whisper-base");
+        assert!(
+            models.join("whisper-base/decoder.onnx").is_file(),
+            "models: run scripts/fetch-models"
+        );
+        let (profile, index) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let memo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/media/memo.mp3");
+        for i in 0..3 {
+            std::fs::copy(&memo, profile.path().join(format!("memo {i}.mp3"))).unwrap();
+        }
+        std::fs::write(
+            profile.path().join("note.txt"),
+            "The bakery opens at eight.\n",
+        )
+        .unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let options = IndexOptions {
+            media: true,
+            models_dir: models,
+            batch_files: 1,
+            stop: Some(stop.clone()),
+            ..IndexOptions::lexical_only(profile.path(), index.path())
+        };
+        let first = run(&options, &StopAfterARecording(stop.clone())).unwrap();
+        assert!(first.interrupted, "{first:?}");
+        assert_eq!(first.media.files, 1, "{:?}", first.media);
+        assert!(first.media.speech_units > 0, "{:?}", first.media);
+        assert_eq!(
+            first.files.indexed, 2,
+            "the note and one recording: {first:?}"
+        );
+
+        stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        let second = run(&options, &NoProgress).unwrap();
+        assert!(!second.interrupted, "{second:?}");
+        assert_eq!(
+            second.media.files, 2,
+            "only the recordings not heard: {:?}",
+            second.media
+        );
+        let manifest = Manifest::open(&IndexLayout::new(index.path()).manifest_path()).unwrap();
+        for i in 0..3 {
+            let record = manifest.get(&format!("memo {i}.mp3")).unwrap();
+            assert!(record.is_some_and(|r| r.stages.media.is_some()), "memo {i}");
+        }
+    }
+
     /// Rewrites one manifest row with `change`.
     fn edit(index: &Path, path: &str, change: impl FnOnce(&mut FileRecord)) {
         let mut manifest = Manifest::open(&IndexLayout::new(index).manifest_path()).unwrap();

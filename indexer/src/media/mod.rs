@@ -417,9 +417,10 @@ impl MediaStage {
     /// their windows decoded together (see [`speech`]); each file's
     /// [`MediaStage::apply`] then takes its segments instead of hearing it alone. A
     /// file that ffmpeg cannot read is left to `apply`, which reports it. `heard` is
-    /// told each file's path and seconds of audio as it is done.
+    /// told each file's path and seconds of audio as it is done (a chunk of one
+    /// recording too, so that the progress counts every recording heard).
     pub fn prepare(&self, files: &[&Path], heard_one: &dyn Fn(&Path, f64)) {
-        if self.available.is_err() || files.len() < 2 {
+        if self.available.is_err() || files.is_empty() {
             return;
         }
         let Ok(speech) = self.speech() else {
