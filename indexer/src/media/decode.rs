@@ -75,6 +75,11 @@ pub struct SecondsRead {
 /// earlier, and decoding takes about 0.55 of the time (`docs/benchmarks.md`).
 const SKIP_UNREFERENCED: [&str; 2] = ["-skip_frame", "noref"];
 
+/// One frame a second, scaled down (see [`scale_filter`]).
+fn one_a_second() -> String {
+    format!("fps=1,{}", scale_filter())
+}
+
 /// Frames scaled down to at most [`FRAME_MAX_SIDE`] a side.
 fn scale_filter() -> String {
     format!(
@@ -177,26 +182,15 @@ impl Ffmpeg {
         deadline: Instant,
         mut on_frame: impl FnMut(u32, RgbImage) -> bool,
     ) -> Result<u32, DecodeError> {
-        let filter = format!("fps=1,{}", scale_filter());
-        let (mut run, stdout) = self.spawn(
+        let limit = max_seconds.to_string();
+        let (mut run, mut reader) = self.spawn_frames(
             &SKIP_UNREFERENCED,
             path,
-            &[
-                "-map",
-                "0:v:0",
-                "-t",
-                &max_seconds.to_string(),
-                "-vf",
-                &filter,
-                "-f",
-                "image2pipe",
-                "-vcodec",
-                "ppm",
-                "pipe:1",
-            ],
+            &limit,
+            &[],
+            &one_a_second(),
             deadline,
         )?;
-        let mut reader = BufReader::with_capacity(1 << 20, stdout);
         let mut count = 0u32;
         let read = loop {
             match read_ppm(&mut reader) {
@@ -270,29 +264,15 @@ impl Ffmpeg {
         sink: &mut impl SecondSink,
         deadline: Instant,
     ) -> Result<Option<SecondsRead>, DecodeError> {
-        let scale = scale_filter();
         let limit = plan.seconds.to_string();
-        let (mut keys, stdout) = self.spawn(
+        let (mut keys, mut key_frames) = self.spawn_frames(
             &["-skip_frame", "nokey"],
             path,
-            &[
-                "-map",
-                "0:v:0",
-                "-t",
-                &limit,
-                "-fps_mode",
-                "passthrough",
-                "-vf",
-                &scale,
-                "-f",
-                "image2pipe",
-                "-vcodec",
-                "ppm",
-                "pipe:1",
-            ],
+            &limit,
+            &["-fps_mode", "passthrough"],
+            &scale_filter(),
             deadline,
         )?;
-        let mut key_frames = BufReader::with_capacity(1 << 20, stdout);
         let (mut next_key, mut decoded) = (0usize, 0u32);
         let mut shown = false;
         let mut outcome: Result<Option<()>, DecodeError> = Ok(Some(()));
@@ -368,45 +348,29 @@ impl Ffmpeg {
         deadline: Instant,
     ) -> Result<Option<(u32, bool)>, DecodeError> {
         let (start, count) = (span.first.to_string(), span.count.to_string());
-        let filter = format!("fps=1,{}", scale_filter());
-        let (mut run, stdout) = self.spawn(
-            &[SKIP_UNREFERENCED[0], SKIP_UNREFERENCED[1], "-ss", &start],
-            path,
-            &[
-                "-map",
-                "0:v:0",
-                "-t",
-                &count,
-                "-vf",
-                &filter,
-                "-f",
-                "image2pipe",
-                "-vcodec",
-                "ppm",
-                "pipe:1",
-            ],
-            deadline,
-        )?;
-        let mut reader = BufReader::with_capacity(1 << 20, stdout);
+        let seek = [SKIP_UNREFERENCED[0], SKIP_UNREFERENCED[1], "-ss", &start];
+        let (mut run, mut reader) =
+            self.spawn_frames(&seek, path, &count, &[], &one_a_second(), deadline)?;
         let mut frames = 0u32;
         let mut keep_going = true;
         let mut read = Ok(());
+        let mut ended = false;
         for second in span.first..span.first + span.count {
-            let picture = if frames < second - span.first + 1 {
-                match read_ppm(&mut reader) {
-                    Ok(Some(image)) => {
-                        frames += 1;
-                        Picture::New(image)
-                    }
-                    Ok(None) if frames > 0 || shown => Picture::Same,
-                    Ok(None) => break,
-                    Err(error) => {
-                        read = Err(error);
-                        break;
-                    }
+            let picture = match (ended, read_ppm(&mut reader)) {
+                (true, _) => Picture::Same,
+                (false, Ok(Some(image))) => {
+                    frames += 1;
+                    Picture::New(image)
                 }
-            } else {
-                Picture::Same
+                (false, Ok(None)) if frames > 0 || shown => {
+                    ended = true;
+                    Picture::Same
+                }
+                (false, Ok(None)) => break,
+                (false, Err(error)) => {
+                    read = Err(error);
+                    break;
+                }
             };
             if !sink.second(second, picture) {
                 keep_going = false;
@@ -417,6 +381,32 @@ impl Ffmpeg {
         run.kill();
         run.finish("video", read)?;
         Ok((frames > 0 || shown).then_some((frames, keep_going)))
+    }
+
+    /// Starts ffmpeg streaming the first video stream's frames of at most `seconds` as
+    /// PPM images through `filter`.
+    fn spawn_frames(
+        &self,
+        before_input: &[&str],
+        path: &Path,
+        seconds: &str,
+        output: &[&str],
+        filter: &str,
+        deadline: Instant,
+    ) -> Result<(Running, BufReader<std::process::ChildStdout>), DecodeError> {
+        let mut args = vec!["-map", "0:v:0", "-t", seconds];
+        args.extend_from_slice(output);
+        args.extend([
+            "-vf",
+            filter,
+            "-f",
+            "image2pipe",
+            "-vcodec",
+            "ppm",
+            "pipe:1",
+        ]);
+        let (run, stdout) = self.spawn(before_input, path, &args, deadline)?;
+        Ok((run, BufReader::with_capacity(1 << 20, stdout)))
     }
 
     /// Starts ffmpeg on `path` (`before_input` are input options, such as a seek) and a
