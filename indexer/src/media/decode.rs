@@ -80,6 +80,14 @@ fn one_a_second() -> String {
     format!("fps=1,{}", scale_filter())
 }
 
+/// The keyframes alone, scaled down: `-skip_frame nokey` spares decoding the others
+/// where the decoder honours it (H.264, HEVC, MPEG-4); the filter keeps only the
+/// intra pictures where it does not (libvpx decodes every VP9 frame), so the n-th
+/// picture out is always the n-th keyframe.
+fn keyframes_only() -> String {
+    format!("select='eq(pict_type,I)',{}", scale_filter())
+}
+
 /// Frames scaled down to at most [`FRAME_MAX_SIDE`] a side.
 fn scale_filter() -> String {
     format!(
@@ -251,8 +259,7 @@ impl Ffmpeg {
         let mut text = String::new();
         let read = stdout.read_to_string(&mut text).map(|_| ());
         run.finish("video", read).ok()?;
-        let (packets, width, height) = keyframes::parse_framecrc(&text)?;
-        keyframes::plan(&packets, width, height, max_seconds)
+        keyframes::parse_framecrc(&text)?.plan(max_seconds)
     }
 
     /// Reads a video by its plan; `None` when the stream did not match it (fewer
@@ -270,7 +277,7 @@ impl Ffmpeg {
             path,
             &limit,
             &["-fps_mode", "passthrough"],
-            &scale_filter(),
+            &keyframes_only(),
             deadline,
         )?;
         let (mut next_key, mut decoded) = (0usize, 0u32);

@@ -124,6 +124,60 @@ fn a_still_screen_is_read_keyframes_first_with_the_same_pictures() {
     assert_eq!(cut.seconds.len(), 12);
 }
 
+/// VP9 codes a large flat change in a few dozen bytes and its decoder ignores
+/// `-skip_frame`: its videos are decoded every second, with the same pictures.
+#[test]
+fn a_vp9_screen_recording_is_decoded_every_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("slides.webm");
+    // the second slide darkens the lower half: the two pictures are far apart
+    let filter = "drawtext=text='Slide one':fontsize=40:x=40:y=40:enable='lt(t,6)',\
+                  drawbox=x=0:y=180:w=640:h=180:color=black:t=fill:enable='gte(t,6)'";
+    let status = Command::new("ffmpeg")
+        .args([
+            "-v",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+            "color=c=white:s=640x360:r=25:d=12",
+        ])
+        .args([
+            "-vf",
+            filter,
+            "-c:v",
+            "libvpx-vp9",
+            "-g",
+            "100",
+            "-b:v",
+            "300k",
+        ])
+        .arg(&path)
+        .status()
+        .expect("ffmpeg runs");
+    assert!(status.success());
+    let ffmpeg = Ffmpeg::new(Duration::from_secs(60));
+    let mut planned = Pictures::default();
+    let read = ffmpeg.seconds(&path, 3600, &mut planned).unwrap();
+    assert!(!read.keyframes_first, "{read:?}");
+    let mut every = Vec::new();
+    ffmpeg
+        .frames(&path, 3600, |_, image| {
+            every.push(image);
+            true
+        })
+        .unwrap();
+    assert_eq!(every.len(), planned.seconds.len(), "{read:?}");
+    for (second, (a, b)) in every.iter().zip(&planned.seconds).enumerate() {
+        let apart = frames::distance(frames::phash(a), frames::phash(b));
+        assert!(
+            apart <= frames::DUPLICATE_DISTANCE,
+            "second {second}: {apart} bits apart, {read:?}"
+        );
+    }
+}
+
 #[test]
 fn moving_pictures_are_decoded_every_second_unless_a_keyframe_comes_each_second() {
     let dir = tempfile::tempdir().unwrap();

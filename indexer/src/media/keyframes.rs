@@ -151,10 +151,35 @@ pub fn plan(packets: &[Packet], width: u32, height: u32, max_seconds: u32) -> Op
     (plan.decoded_seconds() * 2 <= seconds).then_some(plan)
 }
 
-/// Packets of ffmpeg's `framecrc` listing of one stream (`-c copy -f framecrc`), with
-/// the picture size from its header; `None` when the listing is not understood.
-pub fn parse_framecrc(text: &str) -> Option<(Vec<Packet>, u32, u32)> {
-    let (mut base, mut size) = (None, None);
+/// Codecs whose packet sizes and keyframe flags the plan is made for, and whose
+/// decoders honour `-skip_frame` (VP9 hides frames in superframes and codes large flat
+/// changes in a few dozen bytes; others are decoded every second).
+pub const PLANNED_CODECS: [&str; 3] = ["h264", "hevc", "mpeg4"];
+
+/// A video stream as ffmpeg's `framecrc` listing of it (`-c copy -f framecrc`) gives it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listing {
+    pub codec: String,
+    pub width: u32,
+    pub height: u32,
+    pub packets: Vec<Packet>,
+}
+
+impl Listing {
+    /// The plan for this stream up to `max_seconds` (see [`plan`]); `None` for codecs
+    /// outside [`PLANNED_CODECS`].
+    pub fn plan(&self, max_seconds: u32) -> Option<Plan> {
+        if !PLANNED_CODECS.contains(&self.codec.as_str()) {
+            return None;
+        }
+        plan(&self.packets, self.width, self.height, max_seconds)
+    }
+}
+
+/// The listing of ffmpeg's `framecrc` output for one stream; `None` when it is not
+/// understood.
+pub fn parse_framecrc(text: &str) -> Option<Listing> {
+    let (mut base, mut size, mut codec) = (None, None, None);
     let mut packets = Vec::new();
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("#tb ") {
@@ -163,6 +188,9 @@ pub fn parse_framecrc(text: &str) -> Option<(Vec<Packet>, u32, u32)> {
             let (num, den): (f64, f64) = (num.parse().ok()?, den.parse().ok()?);
             (den > 0.0).then_some(())?;
             base = Some(num / den);
+        } else if let Some(rest) = line.strip_prefix("#codec_id ") {
+            // "#codec_id 0: h264"
+            codec = Some(rest.split_once(':')?.1.trim().to_string());
         } else if let Some(rest) = line.strip_prefix("#dimensions ") {
             // "#dimensions 0: 1280x720"
             let (w, h) = rest.split_once(':')?.1.trim().split_once('x')?;
@@ -191,7 +219,12 @@ pub fn parse_framecrc(text: &str) -> Option<(Vec<Packet>, u32, u32)> {
         }
     }
     let (width, height) = size?;
-    Some((packets, width, height))
+    Some(Listing {
+        codec: codec?,
+        width,
+        height,
+        packets,
+    })
 }
 
 #[cfg(test)]
@@ -337,8 +370,12 @@ mod tests {
                     0,      -1024,          0,      512,     4263, 0xc9d9607f\n\
                     0,       -512,       2048,      512,      120, 0xaab9326b, F=0x0\n\
                     0,          0,       1024,      512,       45, 0x08120929, F=0x0\n";
-        let (packets, width, height) = parse_framecrc(text).unwrap();
-        assert_eq!((width, height), (1280, 720));
+        let listing = parse_framecrc(text).unwrap();
+        assert_eq!(
+            (listing.codec.as_str(), listing.width, listing.height),
+            ("h264", 1280, 720)
+        );
+        let packets = listing.packets;
         assert_eq!(packets.len(), 3);
         assert!(packets[0].key && !packets[1].key && !packets[2].key);
         assert_eq!(packets[1].pts_s, 0.16);
