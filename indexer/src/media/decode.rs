@@ -363,20 +363,23 @@ impl Ffmpeg {
         let mut read = Ok(());
         let mut ended = false;
         for second in span.first..span.first + span.count {
-            let picture = match (ended, read_ppm(&mut reader)) {
-                (true, _) => Picture::Same,
-                (false, Ok(Some(image))) => {
-                    frames += 1;
-                    Picture::New(image)
-                }
-                (false, Ok(None)) if frames > 0 || shown => {
-                    ended = true;
-                    Picture::Same
-                }
-                (false, Ok(None)) => break,
-                (false, Err(error)) => {
-                    read = Err(error);
-                    break;
+            let picture = if ended {
+                Picture::Same
+            } else {
+                match read_ppm(&mut reader) {
+                    Ok(Some(image)) => {
+                        frames += 1;
+                        Picture::New(image)
+                    }
+                    Ok(None) if frames > 0 || shown => {
+                        ended = true;
+                        Picture::Same
+                    }
+                    Ok(None) => break,
+                    Err(error) => {
+                        read = Err(error);
+                        break;
+                    }
                 }
             };
             if !sink.second(second, picture) {

@@ -37,20 +37,52 @@ fn chatty_pdftoppm_does_not_block() {
     assert!(started.elapsed() < Duration::from_secs(20));
 }
 
-/// A video made by ffmpeg's own sources (libx264, a keyframe every `keyint` frames).
-fn video(dir: &Path, name: &str, source: &str, filter: &str, keyint: u32) -> PathBuf {
+/// A video made by ffmpeg's own sources, encoded with `encoder`'s arguments.
+fn encoded(dir: &Path, name: &str, source: &str, filter: &str, encoder: &[&str]) -> PathBuf {
     let path = dir.join(name);
     let status = Command::new("ffmpeg")
         .args([
             "-v", "error", "-y", "-f", "lavfi", "-i", source, "-vf", filter,
         ])
-        .args(["-c:v", "libx264", "-pix_fmt", "yuv420p", "-x264-params"])
-        .arg(format!("keyint={keyint}:scenecut=0"))
+        .args(encoder)
         .arg(&path)
         .status()
         .expect("ffmpeg runs");
     assert!(status.success());
     path
+}
+
+/// [`encoded`] by libx264, a keyframe every `keyint` frames.
+fn video(dir: &Path, name: &str, source: &str, filter: &str, keyint: u32) -> PathBuf {
+    let params = format!("keyint={keyint}:scenecut=0");
+    let encoder = [
+        "-c:v",
+        "libx264",
+        "-pix_fmt",
+        "yuv420p",
+        "-x264-params",
+        &params,
+    ];
+    encoded(dir, name, source, filter, &encoder)
+}
+
+/// Asserts that every second of `planned` looks like the full decode's picture of it.
+fn assert_like_every_second(ffmpeg: &Ffmpeg, path: &Path, planned: &Pictures, read: SecondsRead) {
+    let mut every = Vec::new();
+    ffmpeg
+        .frames(path, 3600, |_, image| {
+            every.push(image);
+            true
+        })
+        .unwrap();
+    assert_eq!(every.len(), planned.seconds.len(), "{read:?}");
+    for (second, (a, b)) in every.iter().zip(&planned.seconds).enumerate() {
+        let apart = frames::distance(frames::phash(a), frames::phash(b));
+        assert!(
+            apart <= frames::DUPLICATE_DISTANCE,
+            "second {second}: {apart} bits apart, {read:?}"
+        );
+    }
 }
 
 /// Every second's picture (the last one repeated for `Same`).
@@ -103,21 +135,7 @@ fn a_still_screen_is_read_keyframes_first_with_the_same_pictures() {
     // three keyframes, and the ten seconds of the stretch where the line appears
     assert_eq!(read.decoded, 13, "{read:?}");
     assert_eq!(planned.restarts, 0);
-    let mut every = Vec::new();
-    ffmpeg
-        .frames(&path, 3600, |_, image| {
-            every.push(image);
-            true
-        })
-        .unwrap();
-    assert_eq!(every.len(), planned.seconds.len());
-    for (second, (a, b)) in every.iter().zip(&planned.seconds).enumerate() {
-        let apart = frames::distance(frames::phash(a), frames::phash(b));
-        assert!(
-            apart <= frames::DUPLICATE_DISTANCE,
-            "second {second}: {apart} bits apart"
-        );
-    }
+    assert_like_every_second(&ffmpeg, &path, &planned, read);
     // a limit cuts the plan
     let mut cut = Pictures::default();
     assert_eq!(ffmpeg.seconds(&path, 12, &mut cut).unwrap().seconds, 12);
@@ -129,53 +147,22 @@ fn a_still_screen_is_read_keyframes_first_with_the_same_pictures() {
 #[test]
 fn a_vp9_screen_recording_is_decoded_every_second() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("slides.webm");
     // the second slide darkens the lower half: the two pictures are far apart
     let filter = "drawtext=text='Slide one':fontsize=40:x=40:y=40:enable='lt(t,6)',\
                   drawbox=x=0:y=180:w=640:h=180:color=black:t=fill:enable='gte(t,6)'";
-    let status = Command::new("ffmpeg")
-        .args([
-            "-v",
-            "error",
-            "-y",
-            "-f",
-            "lavfi",
-            "-i",
-            "color=c=white:s=640x360:r=25:d=12",
-        ])
-        .args([
-            "-vf",
-            filter,
-            "-c:v",
-            "libvpx-vp9",
-            "-g",
-            "100",
-            "-b:v",
-            "300k",
-        ])
-        .arg(&path)
-        .status()
-        .expect("ffmpeg runs");
-    assert!(status.success());
+    let encoder = ["-c:v", "libvpx-vp9", "-g", "100", "-b:v", "300k"];
+    let path = encoded(
+        dir.path(),
+        "slides.webm",
+        "color=c=white:s=640x360:r=25:d=12",
+        filter,
+        &encoder,
+    );
     let ffmpeg = Ffmpeg::new(Duration::from_secs(60));
     let mut planned = Pictures::default();
     let read = ffmpeg.seconds(&path, 3600, &mut planned).unwrap();
     assert!(!read.keyframes_first, "{read:?}");
-    let mut every = Vec::new();
-    ffmpeg
-        .frames(&path, 3600, |_, image| {
-            every.push(image);
-            true
-        })
-        .unwrap();
-    assert_eq!(every.len(), planned.seconds.len(), "{read:?}");
-    for (second, (a, b)) in every.iter().zip(&planned.seconds).enumerate() {
-        let apart = frames::distance(frames::phash(a), frames::phash(b));
-        assert!(
-            apart <= frames::DUPLICATE_DISTANCE,
-            "second {second}: {apart} bits apart, {read:?}"
-        );
-    }
+    assert_like_every_second(&ffmpeg, &path, &planned, read);
 }
 
 #[test]
