@@ -117,11 +117,11 @@ pub fn plan(packets: &[Packet], width: u32, height: u32, max_seconds: u32) -> Op
         .enumerate()
         .map(|(i, &start)| {
             let stop = keys.get(i + 1).copied().unwrap_or(end);
+            // the stretch's packets after its settling time (they are sorted by time)
+            let from = packets.partition_point(|p| p.pts_s < start + SETTLE_S);
+            let to = packets.partition_point(|p| p.pts_s < stop).max(from);
             stop - start <= SHORT_STRETCH_S
-                || packets
-                    .iter()
-                    .filter(|p| !p.key && p.pts_s >= start + SETTLE_S && p.pts_s < stop)
-                    .all(|p| p.size <= limit)
+                || packets[from..to].iter().all(|p| p.key || p.size <= limit)
         })
         .collect();
     let mut spans: Vec<Span> = Vec::new();
