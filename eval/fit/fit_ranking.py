@@ -2,12 +2,14 @@
 """Fits the few weights of Dentate's ranking on the tuning parts only.
 
 Usage: eval/fit/fit_ranking.py collect --profile NAME --url URL --questions Q.json --split S.json
-       eval/fit/fit_ranking.py fit [--grid ceilings|priors] [--out searchd/src/weights.json]
+                                        [--fit-questions eval/fit/questions/NAME.json]
+       eval/fit/fit_ranking.py fit [--grid ceilings|lists|fields|priors] [--out searchd/src/weights.json]
 
 `collect` asks a running daemon for each tuning question's candidates (`POST /retrieve`,
 `top_k` 400, `explain`, every prior on), with the signals the daemon reports per unit
 (BM25 score, dense cosine, CLIP cosine, the prior factors), and caches them under
-.dentate/fit/. The test part is never collected here: it is only ever scored by
+.dentate/fit/; with `--fit-questions`, also for every question written for fitting
+(`eval/fit/questions/`, after the splits were fixed). The test part is never collected here: it is only ever scored by
 scripts/eval-ranking, after the weights are chosen.
 
 `fit` replays the ranking of `searchd::weights` offline over those candidates (the same
@@ -39,14 +41,23 @@ def containing_file(path):
     return path.split("#attachment/")[0]
 
 
-def collect(args):
+def fitting_questions(args):
+    """The split's tuning part, then every question of --fit-questions (written for
+    fitting after the split, never a test part)."""
     with open(args.questions) as f:
         questions = {q["id"]: q for q in json.load(f)}
     with open(args.split) as f:
-        tuning = json.load(f)["tuning"]
+        chosen = [questions[qid] for qid in json.load(f)["tuning"]]
+    if args.fit_questions:
+        with open(args.fit_questions) as f:
+            chosen += json.load(f)
+    return chosen
+
+
+def collect(args):
     out = []
-    for qid in tuning:
-        q = questions[qid]
+    for q in fitting_questions(args):
+        qid = q["id"]
         body = {"query": q["question"], "top_k": 400, "explain": True}
         request = urllib.request.Request(
             args.url.rstrip("/") + "/retrieve", data=json.dumps(body).encode(),
@@ -59,6 +70,8 @@ def collect(args):
             e = m.get("explain") or {}
             candidates.append({
                 "file": containing_file(m["file_path"]),
+                "kind": m.get("kind"),
+                "file_type": m.get("file_type"),
                 "bm25": e.get("bm25.score"),
                 # The BM25 score's parts, each already times its field's boost
                 # (searchd::query's field boosts; `people.meta` for named people).
@@ -67,6 +80,9 @@ def collect(args):
                            ("bm25.score", "bm25.rank")},
                 "dense": e.get("dense.cosine"),
                 "clip": e.get("clip.cosine"),
+                # Each list's rank: the replay keeps only what a `top_k` 10 request's
+                # lists hold (FUSION_DEPTH deep; this request's are `top_k` deep).
+                "ranks": [e.get("bm25.rank"), e.get("dense.rank"), e.get("clip.rank")],
                 "time": e.get("prior.time", 1.0),
                 "whose": e.get("prior.whose", 1.0),
                 "activity": e.get("prior.activity", 1.0),
@@ -78,7 +94,7 @@ def collect(args):
     path = os.path.join(CACHE, f"{args.profile}.json")
     with open(path, "w") as f:
         json.dump(out, f)
-    print(f"{path}: {len(out)} tuning questions")
+    print(f"{path}: {len(out)} questions to fit on")
 
 
 # ---- the ranking, replayed (keep in step with searchd/src/weights.rs and priors.rs) -----------------
@@ -121,14 +137,28 @@ def lexical_score(c, boosts):
     return total
 
 
+# How deep each list is when a request asks for `top_k` 10 (searchd::engine's
+# FUSION_DEPTH): DBSF's statistics are over these.
+FUSION_DEPTH = 200
+
+
+def in_list(c, i, value):
+    """A candidate's score in list `i` if a `top_k` 10 request's list holds it."""
+    ranks = c.get("ranks")
+    if value is None or (ranks and ranks[i] is not None and ranks[i] > FUSION_DEPTH):
+        return None
+    return value
+
+
 def prepare(candidates, ceilings=(1.2, 1.2, 1.2), boosts=None):
     """The per-list DBSF scores of a question's candidates (they depend only on the
     lists' ceilings and the field boosts), computed once per setting."""
     boosts = boosts or COLLECTED_BOOSTS
     return {
-        "lexical": dbsf([lexical_score(c, boosts) for c in candidates], ceilings[0]),
-        "dense": dbsf([c["dense"] for c in candidates], ceilings[1]),
-        "image": dbsf([c["clip"] for c in candidates], ceilings[2]),
+        "lexical": dbsf([in_list(c, 0, lexical_score(c, boosts)) for c in candidates],
+                        ceilings[0]),
+        "dense": dbsf([in_list(c, 1, c["dense"]) for c in candidates], ceilings[1]),
+        "image": dbsf([in_list(c, 2, c["clip"]) for c in candidates], ceilings[2]),
         "candidates": candidates,
     }
 
@@ -147,10 +177,17 @@ def prepared(q, w):
     return cache[key]
 
 
+def kind_weight(c, w):
+    """BM25's weight for a unit of its kind, against the text of pages and spans: a
+    mail's or a calendar event's words are shared by many questions."""
+    return {"message": w.get("lexical_message", 1.0),
+            "event": w.get("lexical_event", 1.0)}.get(c.get("kind"), 1.0)
+
+
 def rank(lists, w, k=10):
     candidates = lists["candidates"]
-    content = [w["lexical"] * l + w["dense"] * d + w["image"] * i
-               for l, d, i in zip(lists["lexical"], lists["dense"], lists["image"])]
+    content = [w["lexical"] * kind_weight(c, w) * l + w["dense"] * d + w["image"] * i
+               for c, l, d, i in zip(candidates, lists["lexical"], lists["dense"], lists["image"])]
     best = max(content) if content else 0.0
     scored = []
     for c, s in zip(candidates, content):
@@ -210,6 +247,19 @@ GRIDS = {
     "ceilings": dict(TODAY, **{
         "lexical_ceiling": [1.0, 1.05, 1.1, 1.15, 1.2],
     }),
+    # The two content lists against each other: BM25's weight and both ceilings.
+    "lists": dict(TODAY, **{
+        "lexical": [0.6, 0.7, 0.8, 0.9, 1.0],
+        "lexical_ceiling": [1.0, 1.1, 1.2],
+        "dense_ceiling": [1.2, 1.4, 1.6],
+    }),
+    # BM25's weight for mails and calendar events against the other units' (SciFact, all
+    # text spans, is untouched).
+    "kinds": dict(TODAY, **{
+        "lexical_ceiling": [1.1],
+        "lexical_message": [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+        "lexical_event": [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+    }),
     # BM25's field boosts (text stays 1: the scale), with the lexical ceiling.
     "fields": dict(TODAY, **{
         "lexical_ceiling": [1.0, 1.1, 1.2],
@@ -219,7 +269,7 @@ GRIDS = {
         "folders_boost": [0.15, 0.3],
     }),
 }
-NEUTRAL = {"lexical": 1.0, "dense": 1.0, "image": 1.0, "time": 0.0, "whose": 0.0,
+NEUTRAL = {"lexical_message": 1.0, "lexical_event": 1.0, "lexical": 1.0, "dense": 1.0, "image": 1.0, "time": 0.0, "whose": 0.0,
            "activity": 0.0, "event": 0.0, "gate": 0.0, "cap": 1.25,
            "lexical_ceiling": 1.2, "dense_ceiling": 1.2, "image_ceiling": 1.2,
            **{f"{f}_boost": b for f, b in COLLECTED_BOOSTS.items()}}
@@ -238,11 +288,13 @@ def fit(args):
             profiles[name[:-5]] = questions
     if not profiles:
         sys.exit(f"nothing collected in {CACHE}")
-    grid = {k: v if isinstance(v, list) else [v] for k, v in GRIDS[args.grid].items()}
-    keys = list(grid)
-    # The floor is the ranking that ships now (searchd/src/weights.json).
+    # The floor is the ranking that ships now (searchd/src/weights.json); a grid moves
+    # the weights it lists and keeps the others as they ship.
     with open(DEFAULT_OUT) as f:
         today = dict(TODAY, **json.load(f)["weights"])
+    grid = {k: [v] for k, v in today.items()}
+    grid.update({k: v for k, v in GRIDS[args.grid].items() if isinstance(v, list)})
+    keys = list(grid)
     floor = [metrics(qs, today) for qs in profiles.values()]
     best = None
     for values in itertools.product(*(grid[k] for k in keys)):
@@ -256,6 +308,8 @@ def fit(args):
         key = (round(objective, 6), -distance(w))
         if best is None or key > best[0]:
             best = (key, w, per)
+    if best is None:
+        sys.exit("no point of the grid keeps every profile within 0.01 of the shipped weights")
     (_, w, per) = best
     for name, (m, r) in zip(profiles, per):
         print(f"{name}: tuning MRR {m:.3f} R@10 {r:.3f}")
@@ -263,7 +317,7 @@ def fit(args):
         m, r = metrics(qs, today)
         print(f"{name}: tuning MRR {m:.3f} R@10 {r:.3f} with the shipped weights replayed")
     result = {"fitted_on": sorted(profiles),
-              "objective": f"mean over profiles of MRR + R@10 on the tuning parts, no profile losing more than 0.01 of either against the weights that shipped before (grid: {args.grid})",
+              "objective": f"mean over profiles of MRR + R@10 on the tuning parts and fitting questions, no profile losing more than 0.01 of either against the weights that shipped before (grid: {args.grid})",
               "weights": w}
     with open(args.out, "w") as f:
         json.dump(result, f, indent=1)
@@ -279,6 +333,7 @@ def main():
     c.add_argument("--url", required=True)
     c.add_argument("--questions", required=True)
     c.add_argument("--split", required=True)
+    c.add_argument("--fit-questions", help="eval/fit/questions/PROFILE.json: all of it is for fitting")
     f = sub.add_parser("fit")
     f.add_argument("--out", default=DEFAULT_OUT)
     f.add_argument("--grid", choices=sorted(GRIDS), default="ceilings")
