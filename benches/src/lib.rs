@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use converters::{Input, Locator, Unit, UnitKind};
 use index::api::StoreWriter;
-use index::vector::{embedding_text, normalize, text_hash, TEXT_DIM};
+use index::vector::{normalize, text_hash, unit_embedding_text, TEXT_DIM};
 use index::{FileRecord, IndexHandle, IndexLayout, IndexWriter};
 
 /// A small deterministic generator (xorshift64 over a splitmix-scrambled seed).
@@ -524,7 +524,7 @@ pub fn build_unit_corpus(
                 .map(|u| {
                     (
                         u.unit_id,
-                        text_hash(&embedding_text(&u.title, &u.text)),
+                        text_hash(&unit_embedding_text(&u.path, &u.title, &u.text)),
                         random_unit_vector(&mut rng),
                     )
                 })

@@ -1056,7 +1056,11 @@ mod tests {
         StoreWriter::commit(&mut writer).unwrap();
         let id = file_id_for(path);
         let rows = [(format!("{id}:0"), text_hash("a note"), hot(TEXT_DIM, 0))];
-        for (windows, marker) in [(1, "h1@m"), (4, "h1@m+windows4"), (16, "h1@m+windows")] {
+        for (windows, marker) in [
+            (1, "h1@m+named"),
+            (4, "h1@m+windows4+named"),
+            (16, "h1@m+windows+named"),
+        ] {
             writer
                 .put_text_vectors(path, &id, "h1", "m", windows, &rows)
                 .unwrap();
@@ -1105,7 +1109,7 @@ mod tests {
             let hash = if i == 3 {
                 text_hash("old")
             } else {
-                text_hash(&text)
+                text_hash(&crate::vector::unit_embedding_text(path, "", &text))
             };
             let vector = hot(TEXT_DIM, i);
             let id = file_id_for(path);

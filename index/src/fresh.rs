@@ -17,7 +17,7 @@ use crate::address::address_of_unit;
 use crate::error::IndexError;
 use crate::schema::Fields;
 use crate::store::StoredUnit;
-use crate::vector::{embedding_text, text_hash};
+use crate::vector::{text_hash, unit_embedding_text};
 
 /// Verdicts kept at most (then they are dropped and found again).
 const MAX_VERDICTS: usize = 200_000;
@@ -86,7 +86,10 @@ fn check(
     let doc: TantivyDocument = searcher.doc(address)?;
     let unit = StoredUnit::from_doc(fields, &doc);
     // A changed unit's new vector is not written yet.
-    Ok((text_hash(&embedding_text(&unit.title, &unit.text)) == vector_hash).then_some(address))
+    Ok(
+        (text_hash(&unit_embedding_text(&unit.path, &unit.title, &unit.text)) == vector_hash)
+            .then_some(address),
+    )
 }
 
 #[cfg(test)]
@@ -126,8 +129,8 @@ mod tests {
         let handle = IndexHandle::open(dir.path()).unwrap();
         let unit_id = format!("{}:0", file_id_for("notes.txt"));
         let (old, new) = (
-            text_hash(&embedding_text("", "first text")),
-            text_hash(&embedding_text("", "second text")),
+            text_hash(&unit_embedding_text("notes.txt", "", "first text")),
+            text_hash(&unit_embedding_text("notes.txt", "", "second text")),
         );
         let fresh = FreshVectors::default();
         let searcher = handle.reader.searcher();

@@ -918,7 +918,7 @@ mod tests {
         assert_eq!(of_a["a#2"], ("t2".to_string(), vec![2; 8]));
         assert_eq!(
             manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
-            Some("h1@all-MiniLM-L6-v2-int8+windows")
+            Some("h1@all-MiniLM-L6-v2-int8+windows+named")
         );
         assert_eq!(
             manifest
@@ -953,7 +953,7 @@ mod tests {
         assert_eq!(manifest.vectors_of_file(&b.file_id).unwrap().len(), 1);
         assert_eq!(
             manifest.get(&a.path).unwrap().unwrap().embedded.as_deref(),
-            Some("h9@all-MiniLM-L6-v2-int8+windows")
+            Some("h9@all-MiniLM-L6-v2-int8+windows+named")
         );
         assert!(manifest.vectors_of_file("unknown").unwrap().is_empty());
         assert_eq!(manifest.all_vectors().unwrap().len(), 2);
@@ -1006,7 +1006,7 @@ mod tests {
         };
         assert_eq!(
             embed(&mut manifest, DEFAULT_TEXT_WINDOWS),
-            "h1@m-q8+windows"
+            "h1@m-q8+windows+named"
         );
         assert_eq!(listed(&manifest, "m-q8"), 0);
         assert_eq!(listed(&manifest, LEGACY_TEXT_MODEL), 1);
@@ -1019,9 +1019,22 @@ mod tests {
             m.files_needing_embedding("m-q8", windows).unwrap().len()
         };
         assert_eq!((with(&manifest, 1), with(&manifest, 4)), (1, 1));
-        assert_eq!(embed(&mut manifest, 4), "h1@m-q8+windows4");
+        assert_eq!(embed(&mut manifest, 4), "h1@m-q8+windows4+named");
         assert_eq!((with(&manifest, 4), listed(&manifest, "m-q8")), (0, 1));
         assert_eq!(other(&manifest, "m-q8"), 0);
+        embed(&mut manifest, DEFAULT_TEXT_WINDOWS);
+        // Embedded before units were headed by their file's name (no `+named`): visited
+        // again, not as another model's; with one window too.
+        for (windows, before) in [(DEFAULT_TEXT_WINDOWS, "h1@m-q8+windows"), (1, "h1@m-q8")] {
+            let mut old = manifest.get(&a.path).unwrap().unwrap();
+            old.embedded = Some(before.to_string());
+            manifest.apply(&[old], &[]).unwrap();
+            assert_eq!(with(&manifest, windows), 1, "{before}");
+            assert_eq!(other(&manifest, "m-q8"), 0, "{before}");
+            embed(&mut manifest, windows);
+            assert_eq!(with(&manifest, windows), 0, "{before}");
+            assert_eq!(other(&manifest, "m-q8"), 0, "{before}");
+        }
         embed(&mut manifest, DEFAULT_TEXT_WINDOWS);
         // Changed content is stale whatever the model: not counted as another model's.
         let mut changed = manifest.get(&a.path).unwrap().unwrap();

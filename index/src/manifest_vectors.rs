@@ -153,10 +153,12 @@ impl Manifest {
     /// made by a text model other than `model` (so a run with `model` embeds them again;
     /// vectors of `model` with other windows do not count).
     pub fn files_embedded_by_other_models(&self, model: &str) -> Result<u64, IndexError> {
-        // `hash@model`, `hash@model+windows…`, and the bare hash of the legacy model.
-        let (bare, windowed) = (
+        // `hash@model`, `hash@model+windows…`, `hash@model+named` (one window), and the
+        // bare hash of the legacy model.
+        let (bare, windowed, named) = (
             format!("@{model}"),
             format!("@{model}{}", crate::vector::WINDOWS_MARK),
+            format!("@{model}{}", crate::vector::NAMED_MARK),
         );
         self.connection
             .query_row(
@@ -165,8 +167,9 @@ impl Manifest {
                  AND (embedded = COALESCE(hash, '') OR embedded LIKE COALESCE(hash, '') || '@%') \
                  AND embedded != COALESCE(hash, '') || ?1 \
                  AND substr(embedded, 1, length(COALESCE(hash, '') || ?2)) != COALESCE(hash, '') || ?2 \
+                 AND embedded != COALESCE(hash, '') || ?4 \
                  AND NOT (embedded = COALESCE(hash, '') AND ?3)",
-                params![bare, windowed, model == LEGACY_TEXT_MODEL],
+                params![bare, windowed, model == LEGACY_TEXT_MODEL, named],
                 |row| row.get::<_, i64>(0),
             )
             .map(|n| n as u64)

@@ -22,6 +22,70 @@ pub fn embedding_text(title: &str, text: &str) -> String {
     }
 }
 
+/// The text a stored unit is embedded from: [`embedding_text`] headed by its file's folder
+/// and name ([`file_context`]) when the title does not already hold them. A sheet's rows
+/// titled "Paces", a memo's sentence titled "Speech 0:05–0:10" or a page of a report say
+/// on their own nothing of the file they belong to; where the file is and what it is
+/// called ("Running / Half marathon training plan", "Voice Memos / race plan") is the
+/// context a person remembers them by. Lexical search has the name and the folders as
+/// fields of their own; this gives the dense side the same (docs/benchmarks.md, "The
+/// dense side reads where a unit is").
+pub fn unit_embedding_text(path: &str, title: &str, text: &str) -> String {
+    let base = embedding_text(title, text);
+    match file_context(path) {
+        Some(context)
+            if !title.to_lowercase().contains(&context.to_lowercase())
+                && !base.starts_with(&context) =>
+        {
+            format!("{context}\n{base}")
+        }
+        _ => base,
+    }
+}
+
+/// What a file's place says of a unit: the words of the folder holding the file and of
+/// the file's own name, `folder / name` ("Running / Half marathon training plan",
+/// "Voice Memos / race plan"). Words are split at spaces, `_` and `.`, and a piece holding
+/// a digit is left out (dates, counters, invoice numbers). The name counts only when
+/// what is left of it has a word of three letters or more with a lower-case letter
+/// (not `IMG_20190416_112208`, `PXL_…`, `README`); the folder when anything is left of
+/// it. An attachment's folder is its container's (`Mail/Inbox/x.eml#attachment/q.pdf`:
+/// `Inbox`). `None` when neither says anything (a photo in `Pictures/2025/08`, a file at
+/// the profile's root without a telling name).
+pub fn file_context(path: &str) -> Option<String> {
+    let (container, name) = match path.split_once(crate::path::ATTACHMENT_MARKER) {
+        Some((container, name)) => (container, name),
+        None => (path, path),
+    };
+    let name = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && !ext.contains(' ') => stem,
+        _ => name,
+    };
+    let words = |piece: &str| -> String {
+        piece
+            .split(|c: char| c.is_whitespace() || c == '_' || c == '.')
+            .filter(|w| !w.is_empty() && !w.chars().any(|c| c.is_ascii_digit()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let name = words(stem);
+    let telling = name.split(' ').any(|w| {
+        w.chars().filter(|c| c.is_alphabetic()).count() >= 3 && w.chars().any(char::is_lowercase)
+    });
+    let folder = container
+        .rsplit(['/', '\\'])
+        .nth(1)
+        .map(words)
+        .filter(|f| !f.is_empty());
+    match (folder, telling) {
+        (Some(folder), true) => Some(format!("{folder} / {name}")),
+        (Some(folder), false) => Some(folder),
+        (None, true) => Some(name),
+        (None, false) => None,
+    }
+}
+
 /// BLAKE3 (hex, 32 chars) of the embedding text: vectors are reused for unchanged text.
 pub fn text_hash(text: &str) -> String {
     blake3::hash(text.as_bytes()).to_hex()[..32].to_string()
@@ -61,14 +125,23 @@ pub fn windows_mark(windows: usize) -> String {
 
 /// What a file's `embedded` column holds once its text vectors are complete for
 /// `content_hash` under `model` with at most `windows` windows per text:
-/// `hash@model+windows` by default (see [`windows_mark`]). A file whose marker differs
+/// `hash@model+windows+named` by default (see [`windows_mark`], [`NAMED_MARK`]). A file whose marker differs
 /// is embedded again, so a model change re-embeds every file on the next run; a file
 /// embedded with other windows (or before long texts had windows: its marker is the bare
 /// hash for [`LEGACY_TEXT_MODEL`], else `hash@model`) is visited again, and only its
 /// long texts go through the model (the others' vectors are reused).
 pub fn embedded_marker(content_hash: &str, model: &str, windows: usize) -> String {
-    format!("{content_hash}@{model}{}", windows_mark(windows))
+    format!(
+        "{content_hash}@{model}{}{NAMED_MARK}",
+        windows_mark(windows)
+    )
 }
+
+/// The mark, last in a file's `embedded` marker, of text vectors made from
+/// [`unit_embedding_text`] (headed by the file's name). A file embedded before has no
+/// such mark: it is visited again and its units embedded anew (their texts changed), but
+/// it does not count as another model's.
+pub const NAMED_MARK: &str = "+named";
 
 /// The vectors of some stored vector bytes: one per window of the unit's text (one for
 /// a text the model saw whole), each of `dim` components; `None` when the bytes are
@@ -127,6 +200,66 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_unit_is_embedded_under_its_folder_and_file_name_when_they_say_something() {
+        let context = |path| file_context(path);
+        assert_eq!(
+            context("Documents/Running/Half marathon training plan.xlsx").as_deref(),
+            Some("Running / Half marathon training plan")
+        );
+        assert_eq!(
+            context("Voice Memos/race plan 2025-10-16.wav").as_deref(),
+            Some("Voice Memos / race plan")
+        );
+        // An attachment: its own name, its container's folder (nested ones too).
+        assert_eq!(
+            context("Mail/Inbox/x.eml#attachment/Site_visit.notes.pdf").as_deref(),
+            Some("Inbox / Site visit notes")
+        );
+        assert_eq!(
+            context("Mail/x.eml#attachment/y.eml#attachment/Budget.xlsx").as_deref(),
+            Some("Mail / Budget")
+        );
+        // A name without telling words leaves the folder; a folder of digits, the name.
+        assert_eq!(
+            context("Business/Invoices/INV-2025-008.pdf").as_deref(),
+            Some("Invoices")
+        );
+        assert_eq!(
+            context("Pictures/Camera Roll/IMG_1234.HEIC").as_deref(),
+            Some("Camera Roll")
+        );
+        assert_eq!(
+            context("Notes/2025/weekly review.md").as_deref(),
+            Some("weekly review")
+        );
+        assert_eq!(context("survey.md").as_deref(), Some("survey"));
+        for nothing in [
+            "Pictures/2025/08/PXL_20250817_103050.jpg",
+            "README",
+            "4983.txt",
+        ] {
+            assert_eq!(context(nothing), None, "{nothing}");
+        }
+        assert_eq!(
+            unit_embedding_text(
+                "Running/Half marathon training plan.xlsx",
+                "Paces",
+                "Goal | 1:50"
+            ),
+            "Running / Half marathon training plan\nPaces\nGoal | 1:50"
+        );
+        // A title that already holds the context is not headed twice.
+        assert_eq!(
+            unit_embedding_text("survey.md", "survey.md", "Soil"),
+            "survey.md\nSoil"
+        );
+        assert_eq!(
+            unit_embedding_text("Pictures/2025/PXL_20250817_103050.jpg", "", "a dog"),
+            "a dog"
+        );
+    }
+
+    #[test]
     fn bytes_round_trip_and_normalisation() {
         let mut v = vec![3.0, 4.0];
         normalize(&mut v);
@@ -138,12 +271,12 @@ mod tests {
         assert_eq!(text_hash("x").len(), 32);
         assert_eq!(
             embedded_marker("h", LEGACY_TEXT_MODEL, DEFAULT_TEXT_WINDOWS),
-            "h@all-MiniLM-L6-v2-int8+windows"
+            "h@all-MiniLM-L6-v2-int8+windows+named"
         );
-        assert_eq!(embedded_marker("h", "m-q8", 16), "h@m-q8+windows");
+        assert_eq!(embedded_marker("h", "m-q8", 16), "h@m-q8+windows+named");
         // One window is what vectors were before windows; other counts are marked.
-        assert_eq!(embedded_marker("h", "m-q8", 1), "h@m-q8");
-        assert_eq!(embedded_marker("h", "m-q8", 4), "h@m-q8+windows4");
+        assert_eq!(embedded_marker("h", "m-q8", 1), "h@m-q8+named");
+        assert_eq!(embedded_marker("h", "m-q8", 4), "h@m-q8+windows4+named");
     }
 
     #[test]

@@ -91,9 +91,17 @@ pub fn moved_record(old: &FileRecord, old_top: &str, new_top: &str, mtime_ns: i6
     let rebase = |path: &str| format!("{new_top}{}", &path[old_top.len().min(path.len())..]);
     let path = rebase(&old.path);
     // Everything the content determined stays, and so does the extension (a rename keeps
-    // it, see `find_renames`); the path and what derives from it change.
+    // it, see `find_renames`); the path and what derives from it change. Text vectors
+    // are made under the folder's and file's names (`index::vector::unit_embedding_text`):
+    // where those say something else now, the file is embedded again.
+    let embedded = if index::vector::file_context(&old.path) == index::vector::file_context(&path) {
+        old.embedded.clone()
+    } else {
+        None
+    };
     FileRecord {
         file_id: index::file_id_for(&path),
+        embedded,
         parent_path: old.parent_path.as_deref().map(rebase),
         mtime_ns: if old.parent_path.is_none() {
             mtime_ns
@@ -305,10 +313,15 @@ mod tests {
         assert_eq!(moved.path, "Archive/m2.eml");
         assert_eq!(moved.file_id, index::file_id_for("Archive/m2.eml"));
         assert_eq!((moved.unit_count, moved.mtime_ns), (3, 99));
-        assert_eq!(moved.embedded.as_deref(), Some("h"));
+        // Its text vectors were made under "Mail"; now it is in "Archive": embedded again.
+        assert_eq!(moved.embedded, None);
         let moved_child = moved_record(&child, "Mail/m.eml", "Archive/m2.eml", 99);
         assert_eq!(moved_child.path, "Archive/m2.eml#attachment/n.txt");
         assert_eq!(moved_child.parent_path.as_deref(), Some("Archive/m2.eml"));
+        // A move that leaves the folder's and the file's telling names as they were keeps
+        // its vectors.
+        let kept = moved_record(&parent, "Mail/m.eml", "Archive/Mail/m2.eml", 99);
+        assert_eq!(kept.embedded.as_deref(), Some("h"));
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub fn embed_phase(
     progress: &dyn Progress,
     stop_requested: &dyn Fn() -> bool,
 ) -> Result<EmbeddingSummary, IndexError> {
-    use crate::embed::{embedding_text, text_hash, TEXT_DIM};
+    use crate::embed::{text_hash, unit_embedding_text, TEXT_DIM};
     let mut summary = EmbeddingSummary {
         status: crate::summary::StageStatus::Done,
         ..EmbeddingSummary::default()
@@ -73,7 +73,7 @@ pub fn embed_phase(
             todo: Vec::new(),
         };
         for unit in units {
-            let text = embedding_text(&unit.title, &unit.text);
+            let text = unit_embedding_text(&unit.path, &unit.title, &unit.text);
             let hash = text_hash(&text);
             let texts = windower.window_texts(&text);
             // Vectors made with other windows (or before long texts had windows) hold

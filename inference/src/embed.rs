@@ -13,7 +13,9 @@ use fastembed::{
 };
 
 pub use crate::windows::MAX_TOKENS;
-pub use index::vector::{embedding_text, from_bytes, normalize, text_hash, to_bytes, TEXT_DIM};
+pub use index::vector::{
+    embedding_text, from_bytes, normalize, text_hash, to_bytes, unit_embedding_text, TEXT_DIM,
+};
 /// Texts per call into the runtime (see [`TextEncoder::embed`]); each [`TextModel`]
 /// says how many of them make one model batch.
 pub const ENCODER_BATCH: usize = 16;

@@ -14,7 +14,7 @@ use index::api::{
     SearchSnapshot, StoreError, TimeOrder, UnitFilter, UnitKey, UnitSource, VectorSpace,
 };
 use index::manifest::{FileRecord, FileStatus, ManifestTotals};
-use index::vector::{embedding_text, fits_one_window, TEXT_DIM};
+use index::vector::{fits_one_window, unit_embedding_text, TEXT_DIM};
 use index::StoredUnit;
 use qdrant_client::qdrant::{
     Condition, CountPointsBuilder, Direction, Filter, OrderBy, PrefetchQueryBuilder,
@@ -540,7 +540,7 @@ impl SearchSnapshot for QdrantSnapshot<'_> {
                 let Some(unit) = arena.units.get(key.0 as usize) else {
                     continue;
                 };
-                if fits_one_window(&embedding_text(&unit.title, &unit.text)) {
+                if fits_one_window(&unit_embedding_text(&unit.path, &unit.title, &unit.text)) {
                     continue;
                 }
                 let point = payload::unit_point_id(self.profile(), &unit.file_id, unit.ordinal);

@@ -17,7 +17,7 @@ use index::api::{
     StoreWriter, TimeOrder, UnitFilter, UnitPayload, UnitSource, VectorSpace,
 };
 use index::manifest::{FileRecord, FileStatus};
-use index::vector::{embedding_text, normalize, text_hash, TEXT_DIM};
+use index::vector::{normalize, text_hash, unit_embedding_text, TEXT_DIM};
 use index::{IndexHandle, IndexLayout, IndexWriter, StoredUnit};
 use qdrant_client::qdrant::{Condition, CountPointsBuilder, Filter};
 
@@ -224,7 +224,7 @@ fn put_vectors(writer: &mut IndexWriter, handle: &IndexHandle, record: &FileReco
             windows.extend(vector_for(&u.unit_id));
             (
                 u.unit_id.clone(),
-                text_hash(&embedding_text(&u.title, &u.text)),
+                text_hash(&unit_embedding_text(&u.path, &u.title, &u.text)),
                 windows,
             )
         })

@@ -172,12 +172,14 @@ impl Dense {
     }
 
     /// Where window `window` of the `windows` of a unit's text starts (in bytes of
-    /// `text`, the unit's text; windows are made over the title and the text, see
-    /// `index::vector::embedding_text`), `None` when the text has no such window.
+    /// `text`, the unit's text; windows are made over the file's name, the title and the
+    /// text, see `index::vector::unit_embedding_text`), `None` when the text has no such
+    /// window.
     /// A text's windows at most `windows` are the ones it was embedded as, whatever the
     /// indexer's `--text-windows` was.
     pub fn window_start(
         &self,
+        path: &str,
         title: &str,
         text: &str,
         window: usize,
@@ -187,7 +189,7 @@ impl Dense {
             // The first window starts with the text: nothing to tokenise.
             return None;
         }
-        let embedded = index::vector::embedding_text(title, text);
+        let embedded = index::vector::unit_embedding_text(path, title, text);
         let skipped = embedded.len() - text.len();
         // The starts are in the text's bytes, so the title's length is part of the key
         // (one embedded text can be a long title and a short text, or the reverse).
@@ -568,11 +570,14 @@ mod tests {
         let Some(dense) = open_or_skip() else {
             return;
         };
+        // A file name that heads the embedded text (`unit_embedding_text`).
+        let path = "Garden/allotment diary.txt";
         let title = "Rain gauge log";
         let text: String = (0..400)
             .map(|day| format!("day {day}: {} mm of rain, wind from the west. ", day % 7))
             .collect();
-        let embedded = index::vector::embedding_text(title, &text);
+        let embedded = index::vector::unit_embedding_text(path, title, &text);
+        assert!(embedded.starts_with("Garden / allotment diary\nRain gauge log\n"));
         let skipped = embedded.len() - text.len();
         for windows in [16, 3] {
             let ranges = dense.windower.windows_upto(&embedded, windows);
@@ -580,34 +585,40 @@ mod tests {
             for (window, range) in ranges.iter().enumerate() {
                 let expected = Some(range.start.saturating_sub(skipped))
                     .filter(|&at| at > 0 && at < text.len());
-                assert_eq!(dense.window_start(title, &text, window, windows), expected);
+                assert_eq!(
+                    dense.window_start(path, title, &text, window, windows),
+                    expected
+                );
                 if window > 0 {
                     assert!(expected.is_some_and(|at| text.is_char_boundary(at)));
                 }
             }
             assert_eq!(
-                dense.window_start(title, &text, ranges.len(), windows),
+                dense.window_start(path, title, &text, ranges.len(), windows),
                 None
             );
         }
         // One entry per text and window count; the first window needs none.
         assert_eq!(dense.window_starts.lock().unwrap().0.len(), 2);
-        assert_eq!(dense.window_start(title, "short", 0, 1), None);
+        assert_eq!(dense.window_start(path, title, "short", 0, 1), None);
         assert_eq!(dense.window_starts.lock().unwrap().0.len(), 2);
         // Another text of the same length is another entry.
         let other = text.replace("west", "east");
         assert_eq!(other.len(), text.len());
-        let _ = dense.window_start(title, &other, 1, 16);
+        let _ = dense.window_start(path, title, &other, 1, 16);
         assert_eq!(dense.window_starts.lock().unwrap().0.len(), 3);
         // The same embedded text from a text that begins with its title: the same
         // windows, counted in that text's own bytes.
         let titled = format!("{title}\n{text}");
-        assert_eq!(index::vector::embedding_text(title, &titled), embedded);
+        assert_eq!(
+            index::vector::unit_embedding_text(path, title, &titled),
+            embedded
+        );
         for window in 1..3 {
-            let start = dense.window_start(title, &text, window, 16).unwrap();
+            let start = dense.window_start(path, title, &text, window, 16).unwrap();
             assert_eq!(
-                dense.window_start(title, &titled, window, 16),
-                Some(start + skipped)
+                dense.window_start(path, title, &titled, window, 16),
+                Some(start + (titled.len() - text.len()))
             );
         }
     }

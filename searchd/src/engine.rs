@@ -362,13 +362,16 @@ impl Engine {
         if total == 0 {
             total = (dense_hits.len() + image_hits.len()) as u64;
         }
+        let weights = crate::weights::Weights::fitted();
+        let lexical_scales = lexical_scales(snapshot, &lexical_hits, weights)?;
         let fused = crate::fusion::fuse_weighted(
             &lexical_hits,
             &dense_hits,
             &image_hits,
             plan.params.fusion,
-            crate::weights::Weights::fitted().lists(),
-            crate::weights::Weights::fitted().ceilings(),
+            weights.lists(),
+            weights.ceilings(),
+            &lexical_scales,
         );
         let hits = fused
             .into_iter()
@@ -734,4 +737,19 @@ impl Engine {
             activity: plan.activity.as_ref().map(|a| a.summary()),
         })
     }
+}
+
+/// The lexical list's weight factor of each lexical hit, by its unit's kind
+/// ([`crate::weights::Weights::lexical_scale`]); empty when every kind weighs the same.
+fn lexical_scales(
+    snapshot: &dyn SearchSnapshot,
+    hits: &[(UnitKey, f32)],
+    weights: crate::weights::Weights,
+) -> Result<Vec<f32>, SearchError> {
+    if weights.lexical_scales_neutral() {
+        return Ok(Vec::new());
+    }
+    hits.iter()
+        .map(|&(key, _)| Ok(weights.lexical_scale(snapshot.shared_unit(key)?.kind)))
+        .collect()
 }

@@ -73,6 +73,10 @@ pub struct RankedList<'a, K> {
     pub items: &'a [(K, f32)],
     pub weight: f32,
     pub ceiling: f32,
+    /// A factor on `weight` for each item, in the items' order (DBSF and weighted
+    /// fusion; empty: 1 for all): the lexical list weighs an e-mail or an event less
+    /// (`crate::weights::Weights::lexical_scale`).
+    pub scales: &'a [f32],
 }
 
 impl<'a, K> RankedList<'a, K> {
@@ -83,6 +87,7 @@ impl<'a, K> RankedList<'a, K> {
             items,
             weight,
             ceiling: DBSF_CEILING,
+            scales: &[],
         }
     }
 }
@@ -174,7 +179,15 @@ pub fn fuse_with_images<K: Hash + Eq + Clone>(
     images: &[(K, f32)],
     fusion: Fusion,
 ) -> Vec<(K, Signals)> {
-    fuse_weighted(lexical, dense, images, fusion, [1.0; 3], [DBSF_CEILING; 3])
+    fuse_weighted(
+        lexical,
+        dense,
+        images,
+        fusion,
+        [1.0; 3],
+        [DBSF_CEILING; 3],
+        &[],
+    )
 }
 
 /// [`fuse_with_images`] where DBSF weighs the lexical, dense and image lists by
@@ -188,6 +201,7 @@ pub fn fuse_weighted<K: Hash + Eq + Clone>(
     fusion: Fusion,
     dbsf_weights: [f32; 3],
     ceilings: [f32; 3],
+    lexical_scales: &[f32],
 ) -> Vec<(K, Signals)> {
     let weights = list_weights(fusion, dbsf_weights);
     let lists = [
@@ -200,6 +214,7 @@ pub fn fuse_weighted<K: Hash + Eq + Clone>(
         .enumerate()
         .map(|(i, (source, items))| RankedList {
             ceiling: ceilings[i],
+            scales: if i == 0 { lexical_scales } else { &[] },
             ..RankedList::new(source, items, weights[i])
         })
         .collect();
@@ -250,7 +265,9 @@ pub fn fuse_lists<K: Hash + Eq + Clone>(
             entry.lists.push((list.source, rank + 1, *score));
             entry.fused += match fusion {
                 Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
-                Fusion::Weighted { .. } | Fusion::Dbsf => list.weight * norm[rank],
+                Fusion::Weighted { .. } | Fusion::Dbsf => {
+                    list.weight * list.scales.get(rank).copied().unwrap_or(1.0) * norm[rank]
+                }
             };
         }
     }
@@ -429,6 +446,61 @@ mod tests {
         for key in ["a", "b", "c"] {
             assert_eq!(score(&with, key), score(&without, key), "{key}");
         }
+    }
+
+    #[test]
+    fn a_lexical_item_weighs_by_its_scale() {
+        // "m" (a mail, say) leads BM25 by far; with its lexical weight scaled to 0.5 the
+        // page "p", close behind on both lists, comes first.
+        let lexical = [("m", 10.0), ("p", 8.0), ("x", 1.0), ("y", 1.0)];
+        let dense = [("p", 0.6), ("m", 0.55), ("x", 0.1), ("y", 0.1)];
+        let plain = fuse_weighted(
+            &lexical,
+            &dense,
+            &[],
+            Fusion::Dbsf,
+            [1.0; 3],
+            [DBSF_CEILING; 3],
+            &[],
+        );
+        assert_eq!(plain[0].0, "m");
+        let scaled = fuse_weighted(
+            &lexical,
+            &dense,
+            &[],
+            Fusion::Dbsf,
+            [1.0; 3],
+            [DBSF_CEILING; 3],
+            &[0.5, 1.0, 1.0, 1.0],
+        );
+        assert_eq!(scaled[0].0, "p");
+        let m = |v: &[(&str, Signals)]| v.iter().find(|x| x.0 == "m").unwrap().1.fused;
+        // Only m's lexical part is halved; its dense part is the same.
+        let lexical_part = distribution_normalised(&lexical, DBSF_CEILING)[0];
+        assert!((m(&plain) - m(&scaled) - 0.5 * lexical_part).abs() < 1e-6);
+        // Scales of 1 are no scales; RRF ignores them.
+        let ones = fuse_weighted(
+            &lexical,
+            &dense,
+            &[],
+            Fusion::Dbsf,
+            [1.0; 3],
+            [DBSF_CEILING; 3],
+            &[1.0; 4],
+        );
+        assert_eq!(ones, plain);
+        let rrf = |scales: &[f32]| {
+            fuse_weighted(
+                &lexical,
+                &dense,
+                &[],
+                Fusion::Rrf { k: 60.0 },
+                [1.0; 3],
+                [DBSF_CEILING; 3],
+                scales,
+            )
+        };
+        assert_eq!(rrf(&[0.5, 1.0, 1.0, 1.0]), rrf(&[]));
     }
 
     #[test]

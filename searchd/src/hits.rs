@@ -111,7 +111,7 @@ pub(crate) fn make_snippets(
         let start = || {
             let &(window, count) = windows.get(&key)?;
             let dense = dense?;
-            dense.window_start(&unit.title, &unit.text, window, count)
+            dense.window_start(&unit.path, &unit.title, &unit.text, window, count)
         };
         ready
             .snippets

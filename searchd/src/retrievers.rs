@@ -28,7 +28,9 @@ pub(crate) fn backend_fused(
     let method = match plan.params.fusion {
         crate::fusion::Fusion::Rrf { k } => FusionMethod::Rrf { k },
         // The server's DBSF weighs its lists alike: with fitted weights that differ,
-        // the daemon fuses.
+        // the daemon fuses. (It also clamps at 1 and weighs every unit kind alike: the
+        // lists' ceilings and BM25's weight per kind are the daemon's alone, a known
+        // difference of `--qdrant-fusion server`, which is asked for explicitly.)
         crate::fusion::Fusion::Dbsf if crate::weights::Weights::fitted().lists() == [1.0; 3] => {
             FusionMethod::Dbsf
         }

@@ -13,6 +13,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use converters::UnitKind;
+
 use crate::planner::Factors;
 
 /// The weights, as `weights.json` holds them.
@@ -46,6 +48,19 @@ pub struct Weights {
     pub meta_boost: f32,
     pub name_boost: f32,
     pub folders_boost: f32,
+    /// BM25's list weight for an e-mail and for a calendar event, against every other
+    /// unit's: a mail's or an event's words (names, dates, a subject) are shared by many
+    /// questions they do not answer (#42's failures: where dense search alone had the
+    /// answer first and hybrid did not, hybrid's first file was a mail or a calendar in 16
+    /// of 20). A page, a span or a row keeps its full lexical weight.
+    #[serde(default = "one")]
+    pub lexical_message: f32,
+    #[serde(default = "one")]
+    pub lexical_event: f32,
+}
+
+fn one() -> f32 {
+    1.0
 }
 
 #[derive(Deserialize)]
@@ -72,6 +87,21 @@ impl Weights {
     /// The weights of the lexical, dense and image lists in DBSF fusion.
     pub fn lists(&self) -> [f32; 3] {
         [self.lexical, self.dense, self.image]
+    }
+
+    /// The factor on the lexical list's weight for a unit of `kind`
+    /// ([`Weights::lexical_message`], [`Weights::lexical_event`]; 1 for other kinds).
+    pub fn lexical_scale(&self, kind: UnitKind) -> f32 {
+        match kind {
+            UnitKind::Message => self.lexical_message,
+            UnitKind::Event => self.lexical_event,
+            _ => 1.0,
+        }
+    }
+
+    /// Whether every kind keeps the lexical list's weight (nothing to look up).
+    pub fn lexical_scales_neutral(&self) -> bool {
+        self.lexical_message == 1.0 && self.lexical_event == 1.0
     }
 
     /// The factor a unit's score is multiplied by: its priors at their fitted strength,
@@ -116,6 +146,8 @@ mod tests {
             "{w:?}"
         );
         for boost in [
+            w.lexical_message,
+            w.lexical_event,
             w.text_boost,
             w.title_boost,
             w.meta_boost,
@@ -146,7 +178,13 @@ mod tests {
             meta_boost: 0.8,
             name_boost: 0.6,
             folders_boost: 0.3,
+            lexical_message: 0.7,
+            lexical_event: 0.8,
         };
+        assert_eq!(w.lexical_scale(UnitKind::Message), 0.7);
+        assert_eq!(w.lexical_scale(UnitKind::Event), 0.8);
+        assert_eq!(w.lexical_scale(UnitKind::Page), 1.0);
+        assert!(!w.lexical_scales_neutral());
         // Below the gate: no prior, however strong.
         assert_eq!(w.prior(&factors(1.5), 0.7, 1.0), 1.0);
         // Near the best: the factor at its strength (1.5^0.5 ≈ 1.22), capped at 1.2.

@@ -243,14 +243,6 @@ fn a_long_unit_is_found_by_a_phrase_from_its_last_window() {
     assert!(stored
         .iter()
         .all(|(_, _, v)| v.len() % index::vector::TEXT_DIM == 0));
-    let mut encoder =
-        indexer::embed::TextEncoder::load(&indexer::embed::default_models_dir(), 1).unwrap();
-    let unit_text = index::vector::embedding_text("survey.md", &report);
-    let windows = encoder.windower().window_texts(&unit_text);
-    assert!(windows.len() >= 2, "{windows:?}");
-    assert!(!windows[0].contains("puppy"), "{windows:?}");
-    assert!(windows.last().unwrap().contains("puppy"), "{windows:?}");
-
     let daemon = Daemon::start(index_dir.path());
     let body = serde_json::json!({
         "query": "dog playing fetch outdoors", "top_k": 3, "mode": "dense", "explain": true
@@ -259,6 +251,23 @@ fn a_long_unit_is_found_by_a_phrase_from_its_last_window() {
     let (status, reply) = daemon.post("/retrieve", &body);
     assert_eq!(status, 200, "{reply}");
     assert_eq!(result_paths(&reply)[0], "Notes/survey.md", "{reply}");
+    // The unit's windows, cut from what the indexer embeds: its folder and file name, its
+    // title and its text.
+    let unit = &reply["results"][0];
+    let text = unit["text"].as_str().unwrap();
+    assert_eq!(text.trim(), report.trim(), "{reply}");
+    let unit_text = index::vector::unit_embedding_text(
+        "Notes/survey.md",
+        unit["metadata"]["title"].as_str().unwrap_or_default(),
+        text,
+    );
+    assert!(unit_text.starts_with("Notes / survey\n"), "{unit_text}");
+    let mut encoder =
+        indexer::embed::TextEncoder::load(&indexer::embed::default_models_dir(), 1).unwrap();
+    let windows = encoder.windower().window_texts(&unit_text);
+    assert!(windows.len() >= 2, "{windows:?}");
+    assert!(!windows[0].contains("puppy"), "{windows:?}");
+    assert!(windows.last().unwrap().contains("puppy"), "{windows:?}");
     // It scores by its last window: the first alone is far from the question.
     let cosine = reply["results"][0]["metadata"]["explain"]["dense.cosine"]
         .as_f64()
@@ -442,21 +451,32 @@ fn sigkill_during_embedding_then_rerun_gives_the_vectors_of_a_clean_run() {
 }
 
 #[test]
-fn a_renamed_file_keeps_its_vectors_and_is_not_embedded_again() {
+fn a_moved_file_keeps_its_vectors_and_a_renamed_one_is_embedded_under_its_new_name() {
     let (profile, index_dir) =
         profile_with(&[("Notes/afternoon.md", PUPPY), ("Notes/baking.md", BAKING)]);
     let root = profile.path();
     let first = index(root, index_dir.path());
     assert_eq!(first["embedding"]["units_embedded"], 2, "{first}");
-    // A daemon that runs through the rename follows the moved vectors.
+    // A daemon that runs through the moves follows the moved vectors.
     let daemon = Daemon::start(index_dir.path());
     let query = "dog playing fetch outdoors";
     assert_eq!(retrieve(&daemon, query, "dense")[0], "Notes/afternoon.md");
+    let found_at = |path: &str| {
+        crate::harness::eventually(Duration::from_secs(15), || {
+            retrieve(&daemon, query, "dense")
+                .first()
+                .map(String::as_str)
+                == Some(path)
+        })
+    };
 
-    std::fs::create_dir_all(root.join("Archive")).unwrap();
+    // Into another "Notes" folder under the same name: what the vectors were made under
+    // ("Notes / afternoon", `index::vector::file_context`) is unchanged, so they move
+    // with the file and nothing is embedded.
+    std::fs::create_dir_all(root.join("Archive/Notes")).unwrap();
     std::fs::rename(
         root.join("Notes/afternoon.md"),
-        root.join("Archive/dog-day.md"),
+        root.join("Archive/Notes/afternoon.md"),
     )
     .unwrap();
     let second = index(root, index_dir.path());
@@ -468,14 +488,29 @@ fn a_renamed_file_keeps_its_vectors_and_is_not_embedded_again() {
     assert_eq!(second["embedding"]["units_embedded"], 0, "{second}");
     assert_eq!(second["embedding"]["coverage"], 1.0, "{second}");
     assert_eq!(second["activity"]["moved"], 1, "{second}");
-
     assert!(
-        crate::harness::eventually(Duration::from_secs(15), || {
-            retrieve(&daemon, query, "dense")
-                .first()
-                .map(String::as_str)
-                == Some("Archive/dog-day.md")
-        }),
+        found_at("Archive/Notes/afternoon.md"),
+        "dense search still finds {:?}",
+        retrieve(&daemon, query, "dense")
+    );
+
+    // Renamed: moved without converting, and its one unit embedded again under the new
+    // name; dense search finds it there.
+    std::fs::rename(
+        root.join("Archive/Notes/afternoon.md"),
+        root.join("Archive/Notes/dog-day.md"),
+    )
+    .unwrap();
+    let third = index(root, index_dir.path());
+    assert_eq!(
+        (&third["moved"], &third["converted"]),
+        (&serde_json::json!(1), &serde_json::json!(0)),
+        "{third}"
+    );
+    assert_eq!(third["embedding"]["units_embedded"], 1, "{third}");
+    assert_eq!(third["embedding"]["coverage"], 1.0, "{third}");
+    assert!(
+        found_at("Archive/Notes/dog-day.md"),
         "dense search still finds {:?}",
         retrieve(&daemon, query, "dense")
     );
