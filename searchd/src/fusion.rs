@@ -454,53 +454,29 @@ mod tests {
         // page "p", close behind on both lists, comes first.
         let lexical = [("m", 10.0), ("p", 8.0), ("x", 1.0), ("y", 1.0)];
         let dense = [("p", 0.6), ("m", 0.55), ("x", 0.1), ("y", 0.1)];
-        let plain = fuse_weighted(
-            &lexical,
-            &dense,
-            &[],
-            Fusion::Dbsf,
-            [1.0; 3],
-            [DBSF_CEILING; 3],
-            &[],
-        );
+        let fused = |fusion, scales: &[f32]| {
+            fuse_weighted(
+                &lexical,
+                &dense,
+                &[],
+                fusion,
+                [1.0; 3],
+                [DBSF_CEILING; 3],
+                scales,
+            )
+        };
+        let plain = fused(Fusion::Dbsf, &[]);
         assert_eq!(plain[0].0, "m");
-        let scaled = fuse_weighted(
-            &lexical,
-            &dense,
-            &[],
-            Fusion::Dbsf,
-            [1.0; 3],
-            [DBSF_CEILING; 3],
-            &[0.5, 1.0, 1.0, 1.0],
-        );
+        let scaled = fused(Fusion::Dbsf, &[0.5, 1.0, 1.0, 1.0]);
         assert_eq!(scaled[0].0, "p");
         let m = |v: &[(&str, Signals)]| v.iter().find(|x| x.0 == "m").unwrap().1.fused;
         // Only m's lexical part is halved; its dense part is the same.
         let lexical_part = distribution_normalised(&lexical, DBSF_CEILING)[0];
         assert!((m(&plain) - m(&scaled) - 0.5 * lexical_part).abs() < 1e-6);
         // Scales of 1 are no scales; RRF ignores them.
-        let ones = fuse_weighted(
-            &lexical,
-            &dense,
-            &[],
-            Fusion::Dbsf,
-            [1.0; 3],
-            [DBSF_CEILING; 3],
-            &[1.0; 4],
-        );
-        assert_eq!(ones, plain);
-        let rrf = |scales: &[f32]| {
-            fuse_weighted(
-                &lexical,
-                &dense,
-                &[],
-                Fusion::Rrf { k: 60.0 },
-                [1.0; 3],
-                [DBSF_CEILING; 3],
-                scales,
-            )
-        };
-        assert_eq!(rrf(&[0.5, 1.0, 1.0, 1.0]), rrf(&[]));
+        assert_eq!(fused(Fusion::Dbsf, &[1.0; 4]), plain);
+        let rrf = Fusion::Rrf { k: 60.0 };
+        assert_eq!(fused(rrf, &[0.5, 1.0, 1.0, 1.0]), fused(rrf, &[]));
     }
 
     #[test]
