@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Fits the few weights of Dentate's ranking on the tuning parts only.
+"""Fits the few weights of Dentate's ranking on the tuning parts and fitting questions only.
 
 Usage: eval/fit/fit_ranking.py collect --profile NAME --url URL --questions Q.json --split S.json
                                         [--fit-questions eval/fit/questions/NAME.json]
-       eval/fit/fit_ranking.py fit [--grid ceilings|lists|fields|priors] [--out searchd/src/weights.json]
+       eval/fit/fit_ranking.py fit [--grid ceilings|lists|kinds|fields|priors] [--out searchd/src/weights.json]
 
 `collect` asks a running daemon for each tuning question's candidates (`POST /retrieve`,
 `top_k` 400, `explain`, every prior on), with the signals the daemon reports per unit
@@ -17,8 +17,10 @@ formula, see `Weights` there and docs/evaluation.md) for every point of a small 
 scores each point by the mean over profiles of MRR plus R@10 of the file list that
 `/retrieve`'s first 10 units give (files in first-seen order), and writes the best
 point. `--grid ceilings` (the default) fits DBSF's ceiling per list with the priors as
-the planner sets them; `--grid priors` the lists' weights and the priors' strengths, gate
-and cap. Profiles weigh the same whatever their number of questions. Ties go to the
+the planner sets them; `--grid lists` BM25's weight and the lexical and dense ceilings;
+`--grid kinds` BM25's weight for e-mails and calendar events; `--grid fields` BM25's
+field boosts; `--grid priors` the lists' weights and the priors' strengths, gate and cap.
+A grid moves the weights it lists and keeps the others as `weights.json` ships them. Profiles weigh the same whatever their number of questions. Ties go to the
 point nearest the neutral one (no prior, equal lists), so noise does not pick extremes.
 Standard library only.
 """

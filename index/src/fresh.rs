@@ -17,7 +17,7 @@ use crate::address::address_of_unit;
 use crate::error::IndexError;
 use crate::schema::Fields;
 use crate::store::StoredUnit;
-use crate::vector::{text_hash, unit_embedding_text};
+use crate::vector::vector_is_current;
 
 /// Verdicts kept at most (then they are dropped and found again).
 const MAX_VERDICTS: usize = 200_000;
@@ -86,10 +86,7 @@ fn check(
     let doc: TantivyDocument = searcher.doc(address)?;
     let unit = StoredUnit::from_doc(fields, &doc);
     // A changed unit's new vector is not written yet.
-    Ok(
-        (text_hash(&unit_embedding_text(&unit.path, &unit.title, &unit.text)) == vector_hash)
-            .then_some(address),
-    )
+    Ok(vector_is_current(vector_hash, &unit.path, &unit.title, &unit.text).then_some(address))
 }
 
 #[cfg(test)]
@@ -97,6 +94,7 @@ mod tests {
     use super::*;
     use crate::manifest::FileRecord;
     use crate::store::{IndexHandle, IndexLayout};
+    use crate::vector::{embedding_text, text_hash, unit_embedding_text};
     use crate::writer::{file_id_for, IndexWriter};
     use converters::{Locator, Unit, UnitKind};
 
@@ -147,6 +145,21 @@ mod tests {
         );
         assert_eq!(
             fresh.address(&searcher, fields, "nobody:0", &old).unwrap(),
+            None
+        );
+        // A vector made before units were headed by their file's name ("notes") still
+        // serves until the next run embeds the unit again; one of another text does not.
+        let before = text_hash(&embedding_text("", "first text"));
+        assert_ne!(before, old);
+        assert_eq!(
+            fresh.address(&searcher, fields, &unit_id, &before).unwrap(),
+            first
+        );
+        let other_before = text_hash(&embedding_text("", "second text"));
+        assert_eq!(
+            fresh
+                .address(&searcher, fields, &unit_id, &other_before)
+                .unwrap(),
             None
         );
 

@@ -43,6 +43,18 @@ pub fn unit_embedding_text(path: &str, title: &str, text: &str) -> String {
     }
 }
 
+/// Whether a stored text vector of `vector_hash` was made from this unit as it is: from
+/// [`unit_embedding_text`], or — until the next indexing run embeds it again (its file's
+/// marker lacks [`NAMED_MARK`]) — from the [`embedding_text`] of before, which is still a
+/// vector of the same text, and far better than none for dense search meanwhile.
+pub fn vector_is_current(vector_hash: &str, path: &str, title: &str, text: &str) -> bool {
+    let headed = unit_embedding_text(path, title, text);
+    text_hash(&headed) == vector_hash || {
+        let plain = embedding_text(title, text);
+        plain != headed && text_hash(&plain) == vector_hash
+    }
+}
+
 /// What a file's place says of a unit: the words of the folder holding the file and of
 /// the file's own name, `folder / name` ("Running / Half marathon training plan",
 /// "Voice Memos / race plan"). Words are split at spaces, `_` and `.`, and a piece holding
@@ -257,6 +269,19 @@ mod tests {
             unit_embedding_text("Pictures/2025/PXL_20250817_103050.jpg", "", "a dog"),
             "a dog"
         );
+    }
+
+    #[test]
+    fn a_vector_of_the_text_before_file_names_serves_until_it_is_replaced() {
+        let (path, title, text) = ("Running/plan.xlsx", "Paces", "Goal | 1:50");
+        let now = text_hash(&unit_embedding_text(path, title, text));
+        let before = text_hash(&embedding_text(title, text));
+        assert!(vector_is_current(&now, path, title, text));
+        assert!(vector_is_current(&before, path, title, text));
+        assert!(!vector_is_current(&before, path, title, "Goal | 1:45"));
+        // Made under another file's name (before a move): stale.
+        let elsewhere = text_hash(&unit_embedding_text("Archive/old plan.xlsx", title, text));
+        assert!(!vector_is_current(&elsewhere, path, title, text));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use index::manifest::{FileRecord, Manifest};
-use index::vector::{from_bytes, text_hash, unit_embedding_text, windows_from_bytes, TEXT_DIM};
+use index::vector::{from_bytes, vector_is_current, windows_from_bytes, TEXT_DIM};
 use index::writer::lexical_texts;
 use index::{IndexHandle, StoredUnit};
 use qdrant_client::qdrant::{PointStruct, Vector, Vectors};
@@ -95,7 +95,7 @@ fn local_file(
             let Some((hash, bytes)) = stored.get(&unit.unit_id) else {
                 continue;
             };
-            if *hash != text_hash(&unit_embedding_text(&unit.path, &unit.title, &unit.text)) {
+            if !vector_is_current(hash, &unit.path, &unit.title, &unit.text) {
                 continue; // stale: computed from an older text
             }
             if let Some(windows) = windows_from_bytes(bytes, TEXT_DIM) {

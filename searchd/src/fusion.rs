@@ -73,9 +73,10 @@ pub struct RankedList<'a, K> {
     pub items: &'a [(K, f32)],
     pub weight: f32,
     pub ceiling: f32,
-    /// A factor on `weight` for each item, in the items' order (DBSF and weighted
-    /// fusion; empty: 1 for all): the lexical list weighs an e-mail or an event less
-    /// (`crate::weights::Weights::lexical_scale`).
+    /// A factor on `weight` for each item, in the items' order (DBSF only, whose
+    /// weights are the fitted ones; empty: 1 for all): the lexical list weighs an e-mail
+    /// or an event less (`crate::weights::Weights::lexical_scale`). A request's own
+    /// weighted fusion (`lexical_weight`) and RRF ignore it.
     pub scales: &'a [f32],
 }
 
@@ -265,7 +266,8 @@ pub fn fuse_lists<K: Hash + Eq + Clone>(
             entry.lists.push((list.source, rank + 1, *score));
             entry.fused += match fusion {
                 Fusion::Rrf { k } => 1.0 / (k + (rank + 1) as f32),
-                Fusion::Weighted { .. } | Fusion::Dbsf => {
+                Fusion::Weighted { .. } => list.weight * norm[rank],
+                Fusion::Dbsf => {
                     list.weight * list.scales.get(rank).copied().unwrap_or(1.0) * norm[rank]
                 }
             };
@@ -473,10 +475,16 @@ mod tests {
         // Only m's lexical part is halved; its dense part is the same.
         let lexical_part = distribution_normalised(&lexical, DBSF_CEILING)[0];
         assert!((m(&plain) - m(&scaled) - 0.5 * lexical_part).abs() < 1e-6);
-        // Scales of 1 are no scales; RRF ignores them.
+        // Scales of 1 are no scales; RRF and a request's weighted fusion ignore them.
         assert_eq!(fused(Fusion::Dbsf, &[1.0; 4]), plain);
-        let rrf = Fusion::Rrf { k: 60.0 };
-        assert_eq!(fused(rrf, &[0.5, 1.0, 1.0, 1.0]), fused(rrf, &[]));
+        for other in [
+            Fusion::Rrf { k: 60.0 },
+            Fusion::Weighted {
+                lexical_weight: 0.5,
+            },
+        ] {
+            assert_eq!(fused(other, &[0.5, 1.0, 1.0, 1.0]), fused(other, &[]));
+        }
     }
 
     #[test]
