@@ -362,6 +362,98 @@ fn a_long_unit_is_found_by_a_phrase_from_its_last_window() {
     );
 }
 
+#[test]
+fn an_index_embedded_before_file_names_keeps_dense_search_until_it_is_embedded_again() {
+    let (profile, index_dir) =
+        profile_with(&[("Notes/afternoon.md", PUPPY), ("Notes/baking.md", BAKING)]);
+    let first = index(profile.path(), index_dir.path());
+    assert_eq!(first["embedding"]["units_embedded"], 2, "{first}");
+    let model = first["embedding"]["model"].as_str().unwrap().to_string();
+
+    // Made into an index of before: each vector keyed by the hash of its unit's title and
+    // text alone, each file's marker without `+named`.
+    let units: Vec<index::StoredUnit> = {
+        let handle = index::IndexHandle::open(index_dir.path()).unwrap();
+        ["Notes/afternoon.md", "Notes/baking.md"]
+            .iter()
+            .flat_map(|path| handle.units_of_file(&index::file_id_for(path)).unwrap())
+            .collect()
+    };
+    {
+        let mut manifest = Manifest::open(&index_dir.path().join("manifest.sqlite")).unwrap();
+        let stored = manifest.all_vectors().unwrap();
+        for path in ["Notes/afternoon.md", "Notes/baking.md"] {
+            let record = manifest.get(path).unwrap().unwrap();
+            let rows: Vec<(String, String, Vec<u8>)> = units
+                .iter()
+                .filter(|unit| unit.path == path)
+                .map(|unit| {
+                    let (_, _, _, bytes) = stored.iter().find(|v| v.0 == unit.unit_id).unwrap();
+                    let plain = index::vector::embedding_text(&unit.title, &unit.text);
+                    (
+                        unit.unit_id.clone(),
+                        index::vector::text_hash(&plain),
+                        bytes.clone(),
+                    )
+                })
+                .collect();
+            assert_eq!(rows.len(), 1, "{path}");
+            let hash = record.hash.clone().unwrap_or_default();
+            manifest
+                .replace_file_vectors(path, &record.file_id, &hash, &model, 16, &rows)
+                .unwrap();
+            let mut before = manifest.get(path).unwrap().unwrap();
+            let marker = before.embedded.take().unwrap();
+            before.embedded = Some(
+                marker
+                    .trim_end_matches(index::vector::NAMED_MARK)
+                    .to_string(),
+            );
+            manifest.apply(&[before], &[]).unwrap();
+        }
+    }
+
+    // A daemon of today still searches those vectors by meaning.
+    let daemon = Daemon::start(index_dir.path());
+    let query = "dog playing fetch outdoors";
+    assert_eq!(
+        retrieve(&daemon, query, "dense")
+            .first()
+            .map(String::as_str),
+        Some("Notes/afternoon.md"),
+        "the vectors of before are not served"
+    );
+    drop(daemon);
+
+    // The next run embeds both files again, under their names, not as another model's;
+    // the one after, nothing.
+    let second = index(profile.path(), index_dir.path());
+    let embedding = &second["embedding"];
+    assert_eq!(embedding["units_embedded"], 2, "{second}");
+    assert_eq!(
+        embedding["files_of_another_model"].as_u64().unwrap_or(0),
+        0,
+        "{second}"
+    );
+    let handle = index::IndexHandle::open(index_dir.path()).unwrap();
+    for (unit_id, hash, _) in vectors(index_dir.path()) {
+        let file_id = unit_id.split(':').next().unwrap();
+        let unit = handle
+            .units_of_file(file_id)
+            .unwrap()
+            .into_iter()
+            .find(|u| u.unit_id == unit_id)
+            .unwrap();
+        let headed = index::vector::unit_embedding_text(&unit.path, &unit.title, &unit.text);
+        assert!(headed.starts_with("Notes / "), "{headed}");
+        assert_eq!(hash, index::vector::text_hash(&headed), "{unit_id}");
+    }
+    let third = index(profile.path(), index_dir.path());
+    assert_eq!(third["embedding"]["units_embedded"], 0, "{third}");
+    let daemon = Daemon::start(index_dir.path());
+    assert_eq!(retrieve(&daemon, query, "dense")[0], "Notes/afternoon.md");
+}
+
 fn vectors(index_dir: &std::path::Path) -> Vec<(String, String, Vec<f32>)> {
     let manifest = Manifest::open_existing(&index_dir.join("manifest.sqlite")).unwrap();
     manifest
