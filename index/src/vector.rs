@@ -32,15 +32,15 @@ pub fn embedding_text(title: &str, text: &str) -> String {
 /// dense side reads where a unit is").
 pub fn unit_embedding_text(path: &str, title: &str, text: &str) -> String {
     let base = embedding_text(title, text);
-    match file_context(path) {
-        Some(context)
-            if !title.to_lowercase().contains(&context.to_lowercase())
-                && !base.starts_with(&context) =>
-        {
-            format!("{context}\n{base}")
-        }
-        _ => base,
-    }
+    headed(path, title, &base).unwrap_or(base)
+}
+
+/// `base` (a unit's [`embedding_text`]) headed by its file's [`file_context`]; `None`
+/// when there is none, or the title or `base` already holds it.
+fn headed(path: &str, title: &str, base: &str) -> Option<String> {
+    let context = file_context(path)?;
+    (!title.to_lowercase().contains(&context.to_lowercase()) && !base.starts_with(&context))
+        .then(|| format!("{context}\n{base}"))
 }
 
 /// Whether a stored text vector of `vector_hash` was made from this unit as it is: from
@@ -48,11 +48,9 @@ pub fn unit_embedding_text(path: &str, title: &str, text: &str) -> String {
 /// marker lacks [`NAMED_MARK`]) — from the [`embedding_text`] of before, which is still a
 /// vector of the same text, and far better than none for dense search meanwhile.
 pub fn vector_is_current(vector_hash: &str, path: &str, title: &str, text: &str) -> bool {
-    let headed = unit_embedding_text(path, title, text);
-    text_hash(&headed) == vector_hash || {
-        let plain = embedding_text(title, text);
-        plain != headed && text_hash(&plain) == vector_hash
-    }
+    let plain = embedding_text(title, text);
+    text_hash(&plain) == vector_hash
+        || headed(path, title, &plain).is_some_and(|headed| text_hash(&headed) == vector_hash)
 }
 
 /// What a file's place says of a unit: the words of the folder holding the file and of
