@@ -363,7 +363,7 @@ impl Engine {
             total = (dense_hits.len() + image_hits.len()) as u64;
         }
         let weights = crate::weights::Weights::fitted();
-        let lexical_scales = lexical_scales(snapshot, &lexical_hits, weights)?;
+        let lexical_scales = lexical_scales(snapshot, &lexical_hits, weights, plan.params.fusion)?;
         let fused = crate::fusion::fuse_weighted(
             &lexical_hits,
             &dense_hits,
@@ -740,13 +740,15 @@ impl Engine {
 }
 
 /// The lexical list's weight factor of each lexical hit, by its unit's kind
-/// ([`crate::weights::Weights::lexical_scale`]); empty when every kind weighs the same.
+/// ([`crate::weights::Weights::lexical_scale`]); empty when every kind weighs the same or
+/// `fusion` is not DBSF (the only fusion that reads them: no unit is read for nothing).
 fn lexical_scales(
     snapshot: &dyn SearchSnapshot,
     hits: &[(UnitKey, f32)],
     weights: crate::weights::Weights,
+    fusion: crate::fusion::Fusion,
 ) -> Result<Vec<f32>, SearchError> {
-    if weights.lexical_scales_neutral() {
+    if weights.lexical_scales_neutral() || fusion != crate::fusion::Fusion::Dbsf {
         return Ok(Vec::new());
     }
     hits.iter()
