@@ -565,18 +565,19 @@ fn a_moved_file_keeps_its_vectors_and_a_renamed_one_is_embedded_under_its_new_na
     // Into another "Notes" folder under the same name: what the vectors were made under
     // ("Notes / afternoon", `index::vector::file_context`) is unchanged, so they move
     // with the file and nothing is embedded.
+    // Each move: one file moved, none converted.
+    let moved = |from: &str, to: &str| {
+        std::fs::rename(root.join(from), root.join(to)).unwrap();
+        let summary = index(root, index_dir.path());
+        assert_eq!(
+            (&summary["moved"], &summary["converted"]),
+            (&serde_json::json!(1), &serde_json::json!(0)),
+            "{summary}"
+        );
+        summary
+    };
     std::fs::create_dir_all(root.join("Archive/Notes")).unwrap();
-    std::fs::rename(
-        root.join("Notes/afternoon.md"),
-        root.join("Archive/Notes/afternoon.md"),
-    )
-    .unwrap();
-    let second = index(root, index_dir.path());
-    assert_eq!(
-        (&second["moved"], &second["converted"]),
-        (&serde_json::json!(1), &serde_json::json!(0)),
-        "{second}"
-    );
+    let second = moved("Notes/afternoon.md", "Archive/Notes/afternoon.md");
     assert_eq!(second["embedding"]["units_embedded"], 0, "{second}");
     assert_eq!(second["embedding"]["coverage"], 1.0, "{second}");
     assert_eq!(second["activity"]["moved"], 1, "{second}");
@@ -588,17 +589,7 @@ fn a_moved_file_keeps_its_vectors_and_a_renamed_one_is_embedded_under_its_new_na
 
     // Renamed: moved without converting, and its one unit embedded again under the new
     // name; dense search finds it there.
-    std::fs::rename(
-        root.join("Archive/Notes/afternoon.md"),
-        root.join("Archive/Notes/dog-day.md"),
-    )
-    .unwrap();
-    let third = index(root, index_dir.path());
-    assert_eq!(
-        (&third["moved"], &third["converted"]),
-        (&serde_json::json!(1), &serde_json::json!(0)),
-        "{third}"
-    );
+    let third = moved("Archive/Notes/afternoon.md", "Archive/Notes/dog-day.md");
     assert_eq!(third["embedding"]["units_embedded"], 1, "{third}");
     assert_eq!(third["embedding"]["coverage"], 1.0, "{third}");
     assert!(
